@@ -1,0 +1,80 @@
+// The hashing scheme is documented field by field in docs/caching.md; keep the two in step,
+// and bump kSchemaVersion whenever the bytes fed to the hash change.
+#include "cache/key.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "cache/sha256.h"
+#include "cache/store.h"
+
+namespace optiml::cache {
+
+namespace {
+
+// One field: the tag, a NUL that ends it, the value's byte length as 8-byte little-endian,
+// then the value. Length prefixes make the encoding unambiguous, so no two different
+// inputs can produce the same byte stream.
+void hash_field(detail::Sha256& hash, std::string_view tag, std::string_view value) {
+    hash.update(tag);
+    hash.update(std::string_view("\0", 1));
+    std::array<char, 8> length{};
+    auto size = static_cast<std::uint64_t>(value.size());
+    for (char& byte : length) {
+        byte = static_cast<char>(size & 0xffU);
+        size >>= 8U;
+    }
+    hash.update(std::string_view(length.data(), length.size()));
+    hash.update(value);
+}
+
+void check_source_path(const SourceFile& source) {
+    if (source.relative_path.empty()) {
+        throw CacheError("cache key: a source file has an empty path; give each source its path "
+                         "relative to the spec file");
+    }
+    if (source.relative_path.front() == '/') {
+        throw CacheError("cache key: source path '" + source.relative_path +
+                         "' is absolute; give it relative to the spec file so that the key is the "
+                         "same on every machine and checkout");
+    }
+}
+
+}  // namespace
+
+std::string compute_key(const KeyInputs& inputs) {
+    if (inputs.sources.empty()) {
+        throw CacheError("cache key: no sources given; the kernel source must come first");
+    }
+    for (const SourceFile& source : inputs.sources) check_source_path(source);
+
+    // The kernel source stays first; the headers are sorted so that the order in which an
+    // include scanner happens to find them does not matter.
+    std::vector<const SourceFile*> headers;
+    for (auto it = inputs.sources.begin() + 1; it != inputs.sources.end(); ++it) {
+        headers.push_back(&*it);
+    }
+    std::sort(headers.begin(), headers.end(), [](const SourceFile* a, const SourceFile* b) {
+        if (a->relative_path != b->relative_path) return a->relative_path < b->relative_path;
+        return a->contents < b->contents;
+    });
+
+    detail::Sha256 hash;
+    hash_field(hash, "schema", std::to_string(kSchemaVersion));
+    hash_field(hash, "optiml_version", inputs.optiml_version);
+    hash_field(hash, "spec", inputs.normalized_spec);
+    auto hash_source = [&hash](const SourceFile& source) {
+        hash_field(hash, "source.path", source.relative_path);
+        hash_field(hash, "source.contents", source.contents);
+    };
+    hash_source(inputs.sources.front());
+    for (const SourceFile* header : headers) hash_source(*header);
+    hash_field(hash, "nvrtc_version", inputs.nvrtc_version);
+    for (const std::string& option : inputs.nvrtc_options) hash_field(hash, "nvrtc_option", option);
+    hash_field(hash, "arch", inputs.arch);
+    return hash.hex_digest();
+}
+
+}  // namespace optiml::cache

@@ -1,0 +1,33 @@
+// The cache key: SHA-256 over tagged inputs, computed without a GPU.
+// docs/caching.md lists every input; changing any of them changes the key.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace optiml::cache {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct SourceFile {
+    std::string relative_path;  // as included / relative to the spec file (never absolute)
+    std::string contents;
+};
+
+struct KeyInputs {
+    std::string optiml_version;          // e.g. "0.1.0"
+    std::string normalized_spec;         // spec::Spec::normalized.dump()
+    std::vector<SourceFile> sources;     // kernel source first, then every included header
+    std::string nvrtc_version;           // "13.0"
+    std::vector<std::string> nvrtc_options;
+    std::string arch;                    // "sm_90"
+};
+
+// Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.
+std::string compute_key(const KeyInputs& inputs);
+
+// Lowercase hex SHA-256 of arbitrary bytes.
+std::string sha256_hex(const std::string& bytes);
+
+}  // namespace optiml::cache

@@ -1,0 +1,133 @@
+#include "cache/store.h"
+
+#include <algorithm>
+
+#include "cache/atomic_write.h"
+#include "cache/entry_reader.h"
+#include "cache/file_io.h"
+#include "cache/layout.h"
+#include "cache/manifest.h"
+
+namespace optiml::cache {
+
+Store::Store(std::filesystem::path root, bool read_only)
+    : root_(std::filesystem::absolute(root).lexically_normal()), read_only_(read_only) {
+    std::error_code error;
+    const bool exists = std::filesystem::exists(root_, error);
+    if (exists && !std::filesystem::is_directory(root_, error)) {
+        throw CacheError(root_.string() + ": not a directory; a cache is a folder");
+    }
+    if (read_only_ && !std::filesystem::is_directory(detail::entries_dir(root_), error)) {
+        throw CacheError(root_.string() +
+                         (exists ? ": not an OptiML cache (it has no entries/ folder)"
+                                 : ": no such directory") +
+                         "; a seed cache is written with `optiml cache export --to <dir>`");
+    }
+}
+
+std::filesystem::path Store::entry_dir(const std::string& key) const {
+    return detail::entry_dir(root_, key);
+}
+
+void Store::require_writable(const std::string& action) const {
+    if (read_only_) {
+        throw CacheError(root_.string() + ": cannot " + action +
+                         ": this cache is read-only (a seed cache); use a writable cache such as "
+                         "the default one (see `optiml cache --help`)");
+    }
+}
+
+std::optional<Entry> Store::get(const std::string& key) const {
+    std::optional<Entry> entry =
+        detail::load_entry(root_, key, detail::damage_fix(root_, read_only_));
+    // Entries are immutable, so recency lives in a sibling file that gc reads.
+    if (entry && !read_only_) detail::touch(detail::used_marker(root_, key));
+    return entry;
+}
+
+bool Store::contains(const std::string& key) const {
+    detail::require_valid_key(key);
+    std::error_code error;
+    return std::filesystem::is_directory(entry_dir(key), error);
+}
+
+void Store::put(const Entry& entry) { insert(entry); }
+
+bool Store::insert(const Entry& entry) {
+    require_writable("store entry " + entry.key);
+    detail::require_valid_key(entry.key);
+    const nlohmann::json manifest = detail::manifest_to_store(entry);
+
+    const std::filesystem::path staging =
+        detail::make_staging_dir(detail::staging_root(root_), entry.key);
+    try {
+        for (const auto& [name, bytes] : entry.files) {
+            detail::write_file_synced(staging / name, bytes);
+        }
+        detail::write_file_synced(staging / detail::kManifestName,
+                                  detail::serialize_manifest(manifest));
+        detail::fsync_directory(staging);
+
+        const std::filesystem::path shard = detail::shard_dir(root_, entry.key);
+        std::error_code error;
+        std::filesystem::create_directories(shard, error);  // safe when others race us
+        if (error) {
+            throw CacheError(shard.string() + ": cannot create directory: " + error.message());
+        }
+        if (detail::rename_into_place(staging, entry_dir(entry.key)) ==
+            detail::Placement::kAlreadyPresent) {
+            return false;
+        }
+        detail::fsync_directory(shard);  // make the rename itself durable
+        return true;
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove_all(staging, ignored);
+        throw;
+    }
+}
+
+std::vector<std::string> Store::keys() const {
+    std::vector<std::string> keys;
+    std::error_code error;
+    for (const auto& shard : std::filesystem::directory_iterator(detail::entries_dir(root_), error)) {
+        if (!shard.is_directory(error)) continue;
+        const std::string shard_name = shard.path().filename().string();
+        for (const auto& item : std::filesystem::directory_iterator(shard.path(), error)) {
+            std::string name = item.path().filename().string();
+            // Skips <key>.used markers and anything a person left there.
+            if (detail::is_valid_key(name) && name.starts_with(shard_name) &&
+                item.is_directory(error)) {
+                keys.push_back(std::move(name));
+            }
+        }
+    }
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+std::vector<Store::VerifyResult> Store::verify() const {
+    std::vector<VerifyResult> results;
+    const std::string fix = detail::damage_fix(root_, read_only_);
+    for (const std::string& key : keys()) {
+        try {
+            // Loaded directly rather than through get(): verifying is not a use for LRU.
+            if (detail::load_entry(root_, key, fix)) results.push_back({key, true, {}});
+        } catch (const CacheError& error) {
+            results.push_back({key, false, error.what()});
+        }
+    }
+    return results;
+}
+
+bool Store::remove(const std::string& key) {
+    require_writable("remove entry " + key);
+    detail::require_valid_key(key);
+    const bool removed = detail::remove_directory_atomically(
+        entry_dir(key), detail::staging_root(root_), key + ".removed");
+    std::error_code ignored;
+    std::filesystem::remove(detail::used_marker(root_, key), ignored);
+    return removed;
+}
+
+}  // namespace optiml::cache

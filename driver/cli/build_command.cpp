@@ -1,0 +1,65 @@
+#include <iostream>
+#include <sstream>
+
+#include "driver/cli/commands.h"
+#include "driver/cli/kernel_build.h"
+
+namespace optiml::cli {
+
+int& exit_status() {
+    static int status = 0;
+    return status;
+}
+
+namespace {
+
+std::vector<int> parse_archs(const std::string& text) {
+    std::vector<int> archs;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item.empty()) continue;
+        if (item.rfind("sm_", 0) == 0) item = item.substr(3);
+        std::size_t used = 0;
+        int arch = 0;
+        try {
+            arch = std::stoi(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || arch < 30)
+            throw CLI::ValidationError("--archs", "'" + item + "' is not an architecture; expected numbers like 90,80");
+        archs.push_back(arch);
+    }
+    return archs;
+}
+
+}  // namespace
+
+void add_build_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "build", "Look up (or tune) a kernel for each architecture and generate its launcher "
+                 "(what CMake's optiml_optimize_kernel() runs)");
+    auto options = std::make_shared<BuildOptions>();
+    auto archs = std::make_shared<std::string>();
+    auto mode = std::make_shared<std::string>("auto");
+    command->add_option("--spec", options->spec, "Kernel spec (JSON)")->required()->check(CLI::ExistingFile);
+    command->add_option("--archs", *archs, "Architectures, comma-separated (90,80)")->required();
+    command->add_option("--mode", *mode, "auto | cache-only | retune | off")
+        ->check(CLI::IsMember({"auto", "cache-only", "retune", "off"}));
+    command->add_option("--out", options->out_dir, "Folder for include/optiml/<name>.h and optiml_<name>.cu")
+        ->required();
+    command->add_option("--depfile", options->depfile, "Write a Makefile-style depfile here");
+    command->add_option("--cache-dir", options->cache_dir,
+                        "Local cache (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
+    command->add_option("--seed", options->seeds, "Read-only seed cache folder (repeatable)");
+    command->add_option("--budget-evaluations", options->budget_evaluations, "Override the spec's budget");
+    command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");
+    command->callback([=] {
+        options->archs = parse_archs(*archs);
+        options->mode = *parse_mode(*mode);
+        exit_status() = run_build(*options, std::cout);
+    });
+}
+
+}  // namespace optiml::cli

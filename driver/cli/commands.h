@@ -1,0 +1,15 @@
+// The `optiml` subcommands. Each registers its options on the CLI11 app and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace optiml::cli {
+
+void add_build_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
+void add_cache_command(CLI::App& app);
+
+// Exit status of the chosen subcommand (set by its callback).
+int& exit_status();
+
+}  // namespace optiml::cli

@@ -1,0 +1,34 @@
+// `optiml build`: what CMake runs for each optimize_kernel() call. For every architecture:
+// cache key -> local cache -> seed caches -> tune (when the mode allows and a GPU of that
+// architecture is here) -> else the original kernel, with one warning. Then the launcher.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "driver/search/search.h"
+
+namespace optiml::cli {
+
+enum class Mode { Auto, CacheOnly, Retune, Off };
+std::optional<Mode> parse_mode(const std::string& text);
+
+struct BuildOptions {
+    std::filesystem::path spec;
+    std::vector<int> archs;  // 90, 80, ...
+    Mode mode = Mode::Auto;
+    std::filesystem::path out_dir;
+    std::filesystem::path depfile;  // optional
+    std::filesystem::path cache_dir;
+    std::vector<std::filesystem::path> seeds;
+    std::optional<int> budget_evaluations;
+    std::optional<double> budget_seconds;
+};
+
+// Returns the process exit status; messages go to `log`.
+int run_build(const BuildOptions& options, std::ostream& log);
+
+}  // namespace optiml::cli

@@ -1,0 +1,31 @@
+#include "driver/cli/kernel_key.h"
+
+#include "driver/cli/version.h"
+#include "driver/compile/nvrtc_compiler.h"
+
+namespace optiml::cli {
+
+KernelSources scan_sources(const spec::Spec& spec) {
+    std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
+    for (const auto& dir : spec.include_dirs) dirs.push_back(spec.file.parent_path() / dir);
+    return {compile::scan_includes(spec.source, dirs, spec.file.parent_path())};
+}
+
+cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch) {
+    cache::KeyInputs inputs;
+    inputs.optiml_version = kVersion;
+    inputs.normalized_spec = spec.normalized.dump();
+    for (const auto& file : sources.files) inputs.sources.push_back({file.relative_path, file.contents});
+    inputs.nvrtc_version = compile::nvrtc_version();
+    // The options every variant is compiled with; the per-variant -D's are the parameters,
+    // which the spec (hashed above) already lists.
+    inputs.nvrtc_options = {"-lineinfo"};
+    inputs.nvrtc_options.insert(inputs.nvrtc_options.end(), spec.nvrtc_options.begin(),
+                                spec.nvrtc_options.end());
+    inputs.arch = arch_name(arch);
+    return inputs;
+}
+
+std::string arch_name(int arch) { return "sm_" + std::to_string(arch); }
+
+}  // namespace optiml::cli

@@ -1,0 +1,24 @@
+// What identifies one kernel's tuning result for one architecture: the cache key and the
+// sources behind it (which also become the build system's depfile).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cache/key.h"
+#include "driver/compile/include_scanner.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::cli {
+
+struct KernelSources {
+    std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
+};
+
+KernelSources scan_sources(const spec::Spec& spec);
+
+cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch);
+
+std::string arch_name(int arch);  // 90 -> "sm_90"
+
+}  // namespace optiml::cli

@@ -1,0 +1,20 @@
+// optiml: tunes CUDA kernels at build time. `optiml --help` lists the subcommands.
+#include <iostream>
+
+#include "driver/cli/commands.h"
+#include "driver/cli/version.h"
+
+int main(int argc, char** argv) {
+    CLI::App app{"OptiML: build-time CUDA kernel tuning with a content-addressed cache"};
+    app.set_version_flag("--version", optiml::cli::kVersion);
+    app.require_subcommand(1);
+    optiml::cli::add_build_command(app);
+    optiml::cli::add_tune_command(app);
+    optiml::cli::add_cache_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+    return optiml::cli::exit_status();
+}

@@ -1,0 +1,63 @@
+#include <iostream>
+
+#include "cache/store.h"
+#include "driver/cli/commands.h"
+#include "driver/cli/gpu_lock.h"
+#include "driver/cli/kernel_key.h"
+#include "driver/cli/tuning.h"
+#include "driver/measure/worker_client.h"
+
+namespace optiml::cli {
+
+void add_tune_command(CLI::App& app) {
+    auto* command = app.add_subcommand("tune", "Tune a kernel on a GPU of this machine and store the result");
+    struct Options {
+        std::string spec;
+        int device = 0;
+        std::string cache_dir;
+        std::optional<int> evaluations;
+        std::optional<double> seconds;
+    };
+    auto options = std::make_shared<Options>();
+    command->add_option("--spec", options->spec, "Kernel spec (JSON)")->required()->check(CLI::ExistingFile);
+    command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
+    command->add_option("--cache-dir", options->cache_dir, "Local cache (default rules as in `build`)");
+    command->add_option("--budget-evaluations", options->evaluations, "Override the spec's budget");
+    command->add_option("--budget-seconds", options->seconds, "Override the spec's budget");
+    command->callback([=] {
+        spec::Spec spec;
+        try {
+            spec = spec::load_spec(options->spec);
+        } catch (const spec::SpecError& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
+        const auto devices = measure::probe_devices(measure::default_worker_path());
+        if (options->device < 0 || static_cast<std::size_t>(options->device) >= devices.size()) {
+            std::cerr << "optiml: error: no CUDA device " << options->device << " on this machine ("
+                      << devices.size() << " found)\n";
+            exit_status() = 2;
+            return;
+        }
+        const auto& device = devices[static_cast<std::size_t>(options->device)];
+        const KernelSources sources = scan_sources(spec);
+        const cache::KeyInputs inputs = key_inputs(spec, sources, device.arch);
+        const std::string key = cache::compute_key(inputs);
+        search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
+                              options->seconds.value_or(spec.budget.seconds)};
+        GpuLock lock;
+        auto entry = tune({&spec, device, key, {{"arch", inputs.arch}}, budget}, std::cout);
+        if (!entry) {
+            exit_status() = 1;
+            return;
+        }
+        cache::Store store(options->cache_dir.empty() ? cache::default_cache_dir()
+                                                      : std::filesystem::path(options->cache_dir));
+        store.remove(key);  // an explicit tune replaces the previous result
+        store.put(*entry);
+        std::cout << "optiml: stored " << key << " in " << store.root().string() << "\n";
+    });
+}
+
+}  // namespace optiml::cli

@@ -1,0 +1,212 @@
+#include "driver/cli/tuning.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iomanip>
+#include <sstream>
+
+#include "driver/cli/kernel_key.h"
+#include "driver/cli/version.h"
+#include "driver/compile/nvrtc_compiler.h"
+#include "driver/measure/candidate_evaluator.h"
+
+namespace optiml::cli {
+namespace fs = std::filesystem;
+namespace {
+
+search::Space make_space(const spec::Spec& spec) {
+    search::Space space;
+    for (const auto& parameter : spec.parameters) {
+        space.names.push_back(parameter.name);
+        space.values.push_back(parameter.values);
+    }
+    space.defaults = spec.default_config();
+    space.is_valid = [&spec](const search::Config& config) {
+        const expr::Env env = spec.environment(config);
+        try {
+            for (const auto& constraint : spec.constraints)
+                if (constraint.eval(env) == 0) return false;
+        } catch (const expr::ExprError&) {
+            return false;
+        }
+        return true;
+    };
+    return space;
+}
+
+nlohmann::json time_json(const search::Outcome& o) {
+    return {{"median", o.median_ms}, {"min", o.min_ms}, {"max", o.max_ms}, {"runs", o.runs}};
+}
+
+nlohmann::json trace_json(const search::Result& result) {
+    nlohmann::json trace = nlohmann::json::array();
+    for (const auto& item : result.trace) {
+        nlohmann::json row = {{"parameters", item.config}, {"status", item.outcome.status},
+                              {"elapsed_s", item.elapsed_s}};
+        if (item.outcome.ok) row["time_ms"] = time_json(item.outcome);
+        else row["message"] = item.outcome.message.substr(0, 2000);
+        trace.push_back(std::move(row));
+    }
+    return trace;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    std::ostringstream out;
+    out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    return out.str();
+}
+
+std::string milliseconds(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.4g ms", ms);
+    return text;
+}
+
+class ScratchDir {
+public:
+    ScratchDir() {
+        std::string pattern = (fs::temp_directory_path() / "optiml-XXXXXX").string();
+        if (mkdtemp(pattern.data())) path_ = pattern;
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        if (!path_.empty()) fs::remove_all(path_, ec);
+    }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+}  // namespace
+
+std::string entry_summary(const nlohmann::json& m) {
+    std::ostringstream out;
+    out << search::format_config(m.value("parameters", search::Config{})) << ", "
+        << milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
+        << milliseconds(m["original_time_ms"].value("median", 0.0)) << " (" << std::fixed
+        << std::setprecision(2) << m.value("speedup", 0.0) << "x) on "
+        << m["device"].value("name", "?");
+    return out.str();
+}
+
+std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) {
+    const spec::Spec& spec = *request.spec;
+    const int arch = request.device.arch;
+    const std::string prefix = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
+    ScratchDir scratch;
+    if (scratch.path().empty()) {
+        log << prefix << "cannot create a scratch directory; original kernel kept\n";
+        return std::nullopt;
+    }
+
+    // The original: the source as written, no parameter defines, at the default geometry.
+    const auto original = compile::compile(
+        measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
+    if (!original.ok) {
+        log << prefix << "the original kernel does not compile with NVRTC:\n" << original.log;
+        return std::nullopt;
+    }
+    measure::LaunchSpec original_launch = measure::make_launch(spec, spec.default_config());
+    original_launch.symbol = original.lowered_name;
+    original_launch.image_path = (scratch.path() / "original.cubin").string();
+    {
+        std::ofstream out(original_launch.image_path, std::ios::binary);
+        out << original.binary;
+    }
+
+    measure::RemoteSession session(measure::default_worker_path(), request.device.index,
+                                   measure::make_problem(spec), original_launch);
+    try {
+        session.start();
+    } catch (const std::exception& e) {
+        log << prefix << e.what() << "; original kernel kept\n";
+        return std::nullopt;
+    }
+
+    measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(), measure::TimingSpec{});
+    const search::Space space = make_space(spec);
+    log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
+        << "), budget " << request.budget.evaluations << " evaluations / " << request.budget.seconds
+        << " s\n"
+        << std::flush;
+    auto progress = [&](const search::Result& so_far) {
+        log << prefix << so_far.trace.size() << "/"
+            << std::min<std::size_t>(so_far.space_size,
+                                     static_cast<std::size_t>(request.budget.evaluations))
+            << " variants (" << so_far.strategy << " of " << so_far.space_size << ")";
+        if (so_far.best && so_far.baseline && so_far.trace[*so_far.baseline].outcome.ok) {
+            const auto& best = so_far.trace[*so_far.best];
+            log << ", best " << milliseconds(best.outcome.median_ms) << " ("
+                << std::setprecision(3)
+                << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
+                << "x) " << search::format_config(best.config);
+        }
+        log << "\n" << std::flush;
+    };
+    const search::Result result = search::run_search(space, evaluator, request.budget, progress);
+
+    const auto& baseline = result.trace.at(*result.baseline);
+    if (!baseline.outcome.ok) {
+        log << prefix << "the default configuration fails (" << baseline.outcome.status << ": "
+            << baseline.outcome.message
+            << "); check that the spec's parameter defaults equal the kernel's #ifndef defaults. "
+               "Original kernel kept\n";
+        return std::nullopt;
+    }
+    const auto& best = result.trace.at(*result.best);
+    const compile::CompileResult* cubin = evaluator.compiled(best.config);
+    const auto ptx = compile::compile(
+        measure::make_compile_request(spec, best.config, arch, compile::Output::Ptx));
+    if (!cubin || !ptx.ok) {
+        log << prefix << "could not rebuild the winner's PTX; original kernel kept\n";
+        return std::nullopt;
+    }
+
+    cache::Entry entry;
+    entry.key = request.key;
+    entry.files["kernel.cubin"] = cubin->binary;
+    entry.files["kernel.ptx"] = ptx.binary;
+    int ok_count = 0;
+    for (const auto& item : result.trace) ok_count += item.outcome.ok ? 1 : 0;
+    entry.manifest = {
+        {"schema", cache::kSchemaVersion},
+        {"name", spec.name},
+        {"kernel", spec.kernel},
+        {"lowered_name", cubin->lowered_name},
+        {"arch", arch_name(arch)},
+        {"parameters", best.config},
+        {"default_parameters", spec.default_config()},
+        {"time_ms", time_json(best.outcome)},
+        {"original_time_ms", time_json(baseline.outcome)},
+        {"speedup", baseline.outcome.median_ms / best.outcome.median_ms},
+        {"device", {{"name", request.device.name},
+                    {"arch", arch},
+                    {"sms", request.device.sms},
+                    {"driver", request.device.driver}}},
+        {"nvrtc_version", compile::nvrtc_version()},
+        {"optiml_version", kVersion},
+        {"created", utc_now()},
+        {"key_inputs", request.key_summary},
+        {"search", {{"strategy", result.strategy},
+                    {"space_size", result.space_size},
+                    {"evaluations", result.trace.size()},
+                    {"correct", ok_count},
+                    {"wall_s", result.wall_s},
+                    {"stopped_by_time", result.stopped_by_time},
+                    {"budget", {{"evaluations", request.budget.evaluations},
+                                {"seconds", request.budget.seconds}}}}},
+        {"trace", trace_json(result)},
+        {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
+    };
+    log << prefix << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
+        << " evaluations in " << std::setprecision(3) << result.wall_s << " s\n";
+    return entry;
+}
+
+}  // namespace optiml::cli

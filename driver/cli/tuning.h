@@ -1,0 +1,31 @@
+// Tunes one kernel for one GPU: original kernel as the reference, the search over the spec's
+// space, the winner's CUBIN (what was timed) plus PTX of the same source, stored as one cache
+// entry. Progress goes to `log` as it happens.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cache/store.h"
+#include "driver/measure/worker_client.h"
+#include "driver/search/search.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::cli {
+
+struct TuneRequest {
+    const spec::Spec* spec = nullptr;
+    measure::DeviceInfo device;
+    std::string key;
+    nlohmann::json key_summary;  // what went into the key, recorded in the manifest
+    search::Budget budget;
+};
+
+// The new entry, or nullopt with the reason written to `log` (the original kernel then stays).
+std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log);
+
+// One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA H200"
+std::string entry_summary(const nlohmann::json& manifest);
+
+}  // namespace optiml::cli

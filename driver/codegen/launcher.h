@@ -1,0 +1,60 @@
+// Code generation: the launcher a user's program calls instead of `kernel<<<...>>>`.
+// For one spec and the tuned cache entries of its target architectures, generate_launcher()
+// writes a header (optiml/<name>.h: host-only C++, so .cpp files may call the launcher) and a
+// CUDA source (optiml_<name>.cu: embeds the tuned CUBIN/PTX images and compiles the original
+// kernel as the fallback). The runtime shim (runtime/include/optiml/runtime.h) chooses per device.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "driver/spec/spec.h"
+
+namespace optiml::codegen {
+
+// Inputs that cannot make a correct launcher (a variant whose parameters do not match the spec,
+// two variants for one architecture, ...). what() names the spec file and the fix.
+class CodegenError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Variant {                                     // one tuned cache entry, for one architecture
+    std::string arch;                                // "sm_90"
+    std::map<std::string, std::int64_t> parameters;  // tuned parameter values (every spec parameter)
+    std::string lowered_name;                        // mangled kernel symbol in the images
+    std::string cubin;                               // bytes (may be empty)
+    std::string ptx;                                 // text (may be empty; not both)
+    std::string key;                                 // cache key
+    std::string summary;  // one line, e.g. "tuned on NVIDIA H200: 0.081 ms vs original 0.240 ms (2.96x)"
+    // Lowered names of the spec's __constant__ symbols in the images (NVRTC name expression
+    // "&symbol"); a symbol missing here is looked up by its name as written, which is right for
+    // a variable at global namespace scope.
+    std::map<std::string, std::string> constant_symbols;
+};
+
+struct GeneratedFiles {
+    std::string header;  // goes to <dir>/include/optiml/<name>.h
+    std::string source;  // goes to <dir>/optiml_<name>.cu (includes the header by that path)
+};
+
+// `notes`: extra lines for the generated comment block, e.g. "sm_80: no tuned entry; original
+// kernel". Throws CodegenError for inconsistent variants, spec::SpecError-free otherwise.
+GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Variant>& variants,
+                                 const std::vector<std::string>& notes);
+
+// Where the files go, relative to the generated folder.
+std::filesystem::path header_path(const std::string& name);  // include/optiml/<name>.h
+std::filesystem::path source_path(const std::string& name);  // optiml_<name>.cu
+
+// Writes both files under `dir` (creating folders), each only when its content changed, so an
+// unchanged launcher does not make the user's build recompile; each write is atomic (temporary
+// file + rename). Returns whether anything was written. Throws std::runtime_error naming the path.
+bool write_generated_files(const std::filesystem::path& dir, const std::string& name,
+                           const GeneratedFiles& files);
+
+}  // namespace optiml::codegen

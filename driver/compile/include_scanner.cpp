@@ -1,0 +1,73 @@
+#include "driver/compile/include_scanner.h"
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace optiml::compile {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+std::vector<std::string> quoted_includes(const std::string& text) {
+    static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\")",
+                                         std::regex::multiline);
+    std::vector<std::string> names;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include_line);
+         it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1].str());
+    return names;
+}
+
+std::optional<fs::path> resolve(const std::string& name, const fs::path& including_dir,
+                                const std::vector<fs::path>& include_dirs) {
+    if (auto here = including_dir / name; fs::is_regular_file(here)) return here;
+    for (const auto& dir : include_dirs)
+        if (auto there = dir / name; fs::is_regular_file(there)) return there;
+    return std::nullopt;
+}
+
+std::string relative_to(const fs::path& path, const fs::path& base) {
+    return path.lexically_relative(base).generic_string();
+}
+
+}  // namespace
+
+std::vector<ScannedFile> scan_includes(const fs::path& source,
+                                       const std::vector<fs::path>& include_dirs,
+                                       const fs::path& base) {
+    const fs::path root = fs::weakly_canonical(source);
+    std::vector<ScannedFile> headers;
+    std::set<fs::path> seen{root};
+    std::vector<fs::path> pending{root};
+    ScannedFile first{root, relative_to(root, base), read_file(root)};
+
+    while (!pending.empty()) {
+        const fs::path current = pending.back();
+        pending.pop_back();
+        const std::string text = current == root ? first.contents : read_file(current);
+        for (const auto& name : quoted_includes(text)) {
+            auto found = resolve(name, current.parent_path(), include_dirs);
+            if (!found) continue;
+            fs::path header = fs::weakly_canonical(*found);
+            if (!seen.insert(header).second) continue;
+            pending.push_back(header);
+            headers.push_back({header, relative_to(header, base), read_file(header)});
+        }
+    }
+    std::sort(headers.begin(), headers.end(),
+              [](const auto& a, const auto& b) { return a.relative_path < b.relative_path; });
+    headers.insert(headers.begin(), std::move(first));
+    return headers;
+}
+
+}  // namespace optiml::compile

@@ -1,0 +1,118 @@
+#include "driver/compile/nvrtc_compiler.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include <nvrtc.h>
+
+namespace optiml::compile {
+namespace {
+
+struct ProgramDeleter {
+    void operator()(nvrtcProgram program) const { nvrtcDestroyProgram(&program); }
+};
+using Program = std::unique_ptr<_nvrtcProgram, ProgramDeleter>;
+
+std::string program_log(nvrtcProgram program) {
+    std::size_t size = 0;
+    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1) return {};
+    std::string log(size, '\0');
+    nvrtcGetProgramLog(program, log.data());
+    log.resize(size - 1);
+    return log;
+}
+
+CompileResult failure(std::string message) {
+    CompileResult result;
+    result.log = std::move(message);
+    return result;
+}
+
+}  // namespace
+
+std::vector<std::string> implicit_options(const CompileRequest& request) {
+    const std::string target = request.output == Output::Cubin ? "sm_" : "compute_";
+    std::vector<std::string> options{"-arch=" + target + std::to_string(request.arch)};
+    if (request.line_info) options.push_back("-lineinfo");
+    for (const auto& [name, value] : request.defines)
+        options.push_back("-D" + name + "=" + std::to_string(value));
+    return options;
+}
+
+CompileResult compile(const CompileRequest& request) {
+    nvrtcProgram raw = nullptr;
+    nvrtcResult status = nvrtcCreateProgram(&raw, request.source_text.c_str(),
+                                            request.source_name.c_str(), 0, nullptr, nullptr);
+    if (status != NVRTC_SUCCESS) return failure(nvrtcGetErrorString(status));
+    Program program(raw);
+
+    status = nvrtcAddNameExpression(raw, request.name_expression.c_str());
+    if (status != NVRTC_SUCCESS) return failure(nvrtcGetErrorString(status));
+
+    std::vector<std::string> options = implicit_options(request);
+    for (const auto& dir : request.include_dirs) options.push_back("--include-path=" + dir.string());
+    options.insert(options.end(), request.options.begin(), request.options.end());
+    std::vector<const char*> argv;
+    for (const auto& option : options) argv.push_back(option.c_str());
+
+    status = nvrtcCompileProgram(raw, static_cast<int>(argv.size()), argv.data());
+    CompileResult result;
+    result.log = program_log(raw);
+    if (status != NVRTC_SUCCESS) {
+        if (result.log.empty()) result.log = nvrtcGetErrorString(status);
+        return result;
+    }
+
+    const char* lowered = nullptr;
+    status = nvrtcGetLoweredName(raw, request.name_expression.c_str(), &lowered);
+    if (status != NVRTC_SUCCESS || lowered == nullptr) {
+        result.log += "kernel '" + request.name_expression +
+                      "' not found in the source; check the spec's \"kernel\" field\n";
+        return result;
+    }
+    result.lowered_name = lowered;
+
+    std::size_t size = 0;
+    if (request.output == Output::Cubin) {
+        if (nvrtcGetCUBINSize(raw, &size) != NVRTC_SUCCESS || size == 0)
+            return failure("NVRTC produced no CUBIN");
+        result.binary.resize(size);
+        nvrtcGetCUBIN(raw, result.binary.data());
+    } else {
+        if (nvrtcGetPTXSize(raw, &size) != NVRTC_SUCCESS || size == 0)
+            return failure("NVRTC produced no PTX");
+        result.binary.resize(size);
+        nvrtcGetPTX(raw, result.binary.data());
+        while (!result.binary.empty() && result.binary.back() == '\0') result.binary.pop_back();
+    }
+    result.ok = true;
+    return result;
+}
+
+std::vector<CompileResult> compile_all(const std::vector<CompileRequest>& requests,
+                                       unsigned threads) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(requests.size()));
+    std::vector<CompileResult> results(requests.size());
+    std::atomic<std::size_t> next{0};
+    std::vector<std::jthread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+        pool.emplace_back([&] {
+            for (std::size_t i = next++; i < requests.size(); i = next++)
+                results[i] = compile(requests[i]);
+        });
+    }
+    pool.clear();  // joins
+    return results;
+}
+
+std::string nvrtc_version() {
+    int major = 0;
+    int minor = 0;
+    nvrtcVersion(&major, &minor);
+    return std::to_string(major) + "." + std::to_string(minor);
+}
+
+}  // namespace optiml::compile

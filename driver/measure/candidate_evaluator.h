@@ -1,0 +1,46 @@
+// The search's Evaluator on a real GPU: compiles a batch of configurations with NVRTC (in
+// parallel), then verifies and times each in the worker, one after another on one device.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "driver/compile/nvrtc_compiler.h"
+#include "driver/measure/protocol.h"
+#include "driver/measure/worker_client.h"
+#include "driver/search/search.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::measure {
+
+// A compile request for `config` (empty config with `original` = the kernel with no defines).
+compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
+                                             int arch, compile::Output output);
+
+// Grid, block and dynamic shared memory of `config`, from the spec's expressions.
+// Throws expr::ExprError (e.g. division by zero) or std::invalid_argument (a dimension < 1).
+LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config);
+
+class CandidateEvaluator : public search::Evaluator {
+public:
+    CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
+                       std::filesystem::path scratch_dir, TimingSpec timing);
+
+    std::vector<search::Outcome> evaluate(const std::vector<search::Config>& batch) override;
+
+    // The CUBIN that was timed for a configuration (for the cache entry), if it compiled.
+    const compile::CompileResult* compiled(const search::Config& config) const;
+
+private:
+    const spec::Spec& spec_;
+    int arch_;
+    RemoteSession& session_;
+    std::filesystem::path scratch_;
+    TimingSpec timing_;
+    std::map<search::Config, compile::CompileResult> compiled_;
+    std::size_t images_written_ = 0;
+};
+
+}  // namespace optiml::measure

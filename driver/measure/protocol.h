@@ -1,0 +1,81 @@
+// What the driver and its `optiml-worker` process say to each other: one JSON object per line
+// on the worker's stdin, one reply per line on its stdout.
+//   {"op":"probe"}                                   -> {"ok":true,"devices":[{index,name,arch,...}]}
+//   {"op":"setup","device":D,"problem":{...}}        -> {"ok":true}   allocate and fill buffers
+//   {"op":"reference","launch":{...}}                -> {"ok":true}   run the original, keep outputs
+//   {"op":"evaluate","launch":{...},"timing":{...}}  -> Measurement   verify against the reference, time
+// A reply with "fatal":true means the worker's CUDA context is unusable and it is exiting; the
+// driver starts a fresh worker, replays setup and reference, and goes on.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/measure/compare.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::measure {
+
+struct BufferSpec {
+    std::string name;
+    spec::ElementType type = spec::ElementType::Float32;
+    bool is_pointer = false;
+    double value = 0.0;     // scalars
+    std::size_t count = 0;  // pointers and constants
+    spec::Fill fill;
+    spec::Role role = spec::Role::Input;
+};
+
+// The problem every candidate of one kernel runs: arguments in order and __constant__ symbols.
+struct Problem {
+    std::vector<BufferSpec> arguments;
+    std::vector<BufferSpec> constants;
+    Tolerance tolerance;
+};
+
+struct LaunchSpec {
+    std::string image_path;  // CUBIN file
+    std::string symbol;      // lowered kernel name
+    std::array<unsigned, 3> grid{1, 1, 1};
+    std::array<unsigned, 3> block{1, 1, 1};
+    unsigned shared_memory_bytes = 0;
+};
+
+struct TimingSpec {
+    int warmup = 3;
+    int min_runs = 10;
+    int max_runs = 200;
+    double target_ms = 200.0;  // stop once this much kernel time is collected (after min_runs)
+    bool flush_l2 = true;      // overwrite a buffer of twice the L2 size before each timed run
+};
+
+struct Measurement {
+    bool ok = false;
+    std::string status;   // "ok", "compile_error", "load_error", "launch_error", "mismatch", "worker_died", "timeout"
+    std::string message;  // why it failed, for the trace and the log
+    bool fatal = false;   // the worker is exiting
+    double median_ms = 0.0;
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+    int runs = 0;
+};
+
+// The problem a spec describes, at the spec's scalar values.
+Problem make_problem(const spec::Spec& spec);
+
+void to_json(nlohmann::json& json, const BufferSpec& buffer);
+void from_json(const nlohmann::json& json, BufferSpec& buffer);
+void to_json(nlohmann::json& json, const Problem& problem);
+void from_json(const nlohmann::json& json, Problem& problem);
+void to_json(nlohmann::json& json, const LaunchSpec& launch);
+void from_json(const nlohmann::json& json, LaunchSpec& launch);
+void to_json(nlohmann::json& json, const TimingSpec& timing);
+void from_json(const nlohmann::json& json, TimingSpec& timing);
+void to_json(nlohmann::json& json, const Measurement& measurement);
+void from_json(const nlohmann::json& json, Measurement& measurement);
+
+}  // namespace optiml::measure

@@ -1,0 +1,173 @@
+#include "driver/measure/worker_client.h"
+
+#include <csignal>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace optiml::measure {
+namespace fs = std::filesystem;
+
+fs::path default_worker_path() {
+    if (const char* path = std::getenv("OPTIML_WORKER"); path && *path) return path;
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return self.parent_path() / "optiml-worker";
+}
+
+WorkerProcess::WorkerProcess(fs::path executable) : executable_(std::move(executable)) {}
+
+WorkerProcess::~WorkerProcess() { stop(); }
+
+void WorkerProcess::start() {
+    int in[2];
+    int out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe: " + std::string(strerror(errno)));
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
+    if (pid_ == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        execl(executable_.c_str(), executable_.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_worker_ = in[1];
+    from_worker_ = out[0];
+    buffer_.clear();
+    signal(SIGPIPE, SIG_IGN);  // a dead worker must not kill the driver on write
+}
+
+void WorkerProcess::stop() {
+    if (to_worker_ >= 0) close(to_worker_);
+    if (from_worker_ >= 0) close(from_worker_);
+    to_worker_ = from_worker_ = -1;
+    if (pid_ > 0) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+    }
+    pid_ = -1;
+}
+
+WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
+                                            std::chrono::milliseconds timeout) {
+    Reply reply;
+    if (pid_ <= 0) start();
+    const std::string line = message.dump() + "\n";
+    if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+        stop();
+        reply.failure = "worker exited before the request";
+        return reply;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        if (auto newline = buffer_.find('\n'); newline != std::string::npos) {
+            reply.json = nlohmann::json::parse(buffer_.substr(0, newline), nullptr, false);
+            buffer_.erase(0, newline + 1);
+            reply.received = !reply.json.is_discarded();
+            if (!reply.received) reply.failure = "worker sent a malformed reply";
+            return reply;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            stop();
+            reply.timed_out = true;
+            reply.failure = "no reply within " + std::to_string(timeout.count()) + " ms; worker killed";
+            return reply;
+        }
+        pollfd fd{from_worker_, POLLIN, 0};
+        if (poll(&fd, 1, static_cast<int>(left.count())) <= 0) continue;
+        char chunk[65536];
+        ssize_t n = read(from_worker_, chunk, sizeof(chunk));
+        if (n <= 0) {
+            int status = 0;
+            waitpid(pid_, &status, 0);
+            pid_ = -1;
+            stop();
+            reply.failure = WIFSIGNALED(status)
+                                ? "worker killed by signal " + std::to_string(WTERMSIG(status))
+                                : "worker exited with status " + std::to_string(WEXITSTATUS(status));
+            return reply;
+        }
+        buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+std::vector<DeviceInfo> probe_devices(const fs::path& worker) {
+    std::vector<DeviceInfo> devices;
+    if (!fs::exists(worker)) return devices;
+    WorkerProcess process(worker);
+    auto reply = process.request({{"op", "probe"}}, std::chrono::seconds(60));
+    if (!reply.received || !reply.json.contains("devices")) return devices;
+    for (const auto& d : reply.json["devices"]) {
+        devices.push_back({d.value("index", 0), d.value("name", ""), d.value("arch", 0),
+                           d.value("sms", 0), d.value("l2_bytes", 0LL), d.value("driver", 0)});
+    }
+    return devices;
+}
+
+RemoteSession::RemoteSession(fs::path worker, int device, Problem problem, LaunchSpec original)
+    : process_(std::move(worker)), device_(device), problem_(std::move(problem)),
+      original_(std::move(original)) {}
+
+bool RemoteSession::ensure_ready(std::string& why) {
+    if (ready_) return true;
+    // Buffers of several GB take a while to fill on the host: allow for it.
+    const auto setup_timeout = std::chrono::minutes(5);
+    auto reply = process_.request({{"op", "setup"}, {"device", device_}, {"problem", problem_}},
+                                  setup_timeout);
+    if (!reply.received || !reply.json.value("ok", false)) {
+        why = "worker setup failed: " + (reply.received ? reply.json.value("message", "") : reply.failure);
+        return false;
+    }
+    reply = process_.request({{"op", "reference"}, {"launch", original_}}, setup_timeout);
+    if (!reply.received || !reply.json.value("ok", false)) {
+        why = "the original kernel failed: " +
+              (reply.received ? reply.json.value("message", "") : reply.failure);
+        return false;
+    }
+    ready_ = true;
+    return true;
+}
+
+void RemoteSession::start() {
+    std::string why;
+    if (!ensure_ready(why)) throw std::runtime_error(why);
+}
+
+Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
+                                    std::chrono::milliseconds timeout) {
+    Measurement m;
+    std::string why;
+    if (!ensure_ready(why)) {
+        m.status = "worker_died";
+        m.message = why;
+        return m;
+    }
+    auto reply = process_.request({{"op", "evaluate"}, {"launch", launch}, {"timing", timing}}, timeout);
+    if (!reply.received) {
+        ready_ = false;
+        m.status = reply.timed_out ? "timeout" : "worker_died";
+        m.message = reply.failure;
+        return m;
+    }
+    m = reply.json.get<Measurement>();
+    if (m.fatal) {  // that worker is exiting; the next candidate gets a fresh one
+        process_.stop();
+        ready_ = false;
+    }
+    return m;
+}
+
+}  // namespace optiml::measure

@@ -1,0 +1,80 @@
+// The driver's side of the worker protocol (protocol.h): starts `optiml-worker`, exchanges
+// JSON lines with a timeout, and replaces a worker that died or hung.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/measure/protocol.h"
+
+namespace optiml::measure {
+
+struct DeviceInfo {
+    int index = 0;
+    std::string name;
+    int arch = 0;  // 90 for sm_90
+    int sms = 0;
+    long long l2_bytes = 0;
+    int driver = 0;  // CUDA driver version, e.g. 13000
+};
+
+// `optiml-worker` next to the running executable, unless $OPTIML_WORKER names another.
+std::filesystem::path default_worker_path();
+
+// One worker process.
+class WorkerProcess {
+public:
+    explicit WorkerProcess(std::filesystem::path executable);
+    ~WorkerProcess();
+    WorkerProcess(const WorkerProcess&) = delete;
+    WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+    struct Reply {
+        bool received = false;  // false: the worker died or timed out (and was stopped)
+        nlohmann::json json;
+        std::string failure;  // why nothing was received
+        bool timed_out = false;
+    };
+    Reply request(const nlohmann::json& message, std::chrono::milliseconds timeout);
+    // Ends the worker (if any); the next request starts a fresh one.
+    void stop();
+
+private:
+    void start();
+    std::filesystem::path executable_;
+    pid_t pid_ = -1;
+    int to_worker_ = -1;
+    int from_worker_ = -1;
+    std::string buffer_;
+};
+
+// The GPUs a worker can see; empty when there is none or no CUDA driver (the worker cannot start).
+std::vector<DeviceInfo> probe_devices(const std::filesystem::path& worker);
+
+// A problem set up on one device, with the original kernel's reference outputs. Survives
+// worker deaths: a fresh worker gets setup and reference replayed before the next candidate.
+class RemoteSession {
+public:
+    RemoteSession(std::filesystem::path worker, int device, Problem problem, LaunchSpec original);
+
+    // Throws std::runtime_error if the original kernel itself cannot run.
+    void start();
+    Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
+                         std::chrono::milliseconds timeout);
+
+private:
+    bool ensure_ready(std::string& why);
+    WorkerProcess process_;
+    int device_;
+    Problem problem_;
+    LaunchSpec original_;
+    bool ready_ = false;
+};
+
+}  // namespace optiml::measure

@@ -1,0 +1,62 @@
+// optiml-worker: runs candidates on one GPU for the `optiml` driver (protocol.h). A crash,
+// a sticky CUDA error or a hang ends this process, never the driver or the user's build.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "driver/measure/gpu_session.h"
+
+using optiml::measure::GpuSession;
+using optiml::measure::LaunchSpec;
+using optiml::measure::Measurement;
+using optiml::measure::Problem;
+using optiml::measure::TimingSpec;
+
+namespace {
+
+void reply(const nlohmann::json& message) { std::cout << message.dump() << '\n' << std::flush; }
+
+nlohmann::json error(const std::string& message) {
+    return {{"ok", false}, {"status", "error"}, {"message", message}};
+}
+
+}  // namespace
+
+int main() {
+    std::unique_ptr<GpuSession> session;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+        if (request.is_discarded() || !request.contains("op")) {
+            reply(error("worker: malformed request"));
+            continue;
+        }
+        const std::string op = request["op"].get<std::string>();
+        try {
+            if (op == "probe") {
+                reply(optiml::measure::probe_devices());
+            } else if (op == "setup") {
+                session.reset();
+                session = std::make_unique<GpuSession>(request.at("device").get<int>(),
+                                                       request.at("problem").get<Problem>());
+                reply({{"ok", true}});
+            } else if (op == "reference" || op == "evaluate") {
+                if (!session) {
+                    reply(error("worker: send \"setup\" first"));
+                    continue;
+                }
+                const auto launch = request.at("launch").get<LaunchSpec>();
+                Measurement m = op == "reference"
+                                    ? session->run_reference(launch)
+                                    : session->evaluate(launch, request.at("timing").get<TimingSpec>());
+                reply(m);
+                if (m.fatal) return 3;  // the context is unusable: the driver starts a new worker
+            } else {
+                reply(error("worker: unknown op '" + op + "'"));
+            }
+        } catch (const std::exception& e) {
+            reply(error(e.what()));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,76 @@
+// The search over a kernel's tuning space. Knows nothing of CUDA: it sees an Evaluator, so it
+// runs against a GPU and against recorded measurements (tests/data) alike.
+// Until the tree search lands: exhaustive when the valid space fits the evaluation budget,
+// uniform random sampling (without replacement, seeded) otherwise. The original configuration
+// (all parameter defaults) is always evaluated first: it is the baseline every result is
+// compared with.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace optiml::search {
+
+using Config = std::map<std::string, std::int64_t>;
+
+struct Space {
+    std::vector<std::string> names;
+    std::vector<std::vector<std::int64_t>> values;  // per name, in the spec's order
+    Config defaults;
+    std::function<bool(const Config&)> is_valid;    // constraints; null = all valid
+
+    // Every valid configuration, in lexicographic order of value indices.
+    std::vector<Config> enumerate_valid() const;
+};
+
+struct Outcome {
+    bool ok = false;
+    std::string status;  // "ok" or why it failed
+    std::string message;
+    double median_ms = 0.0;
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+    int runs = 0;
+};
+
+class Evaluator {
+public:
+    virtual ~Evaluator() = default;
+    // Evaluates a batch (compiles may run in parallel); one outcome per config, in order.
+    virtual std::vector<Outcome> evaluate(const std::vector<Config>& batch) = 0;
+};
+
+struct Budget {
+    int evaluations = 200;
+    double seconds = 600.0;
+};
+
+struct TraceItem {
+    Config config;
+    Outcome outcome;
+    double elapsed_s = 0.0;  // since the search started, when this result arrived
+};
+
+struct Result {
+    std::string strategy;  // "exhaustive" or "random"
+    std::size_t space_size = 0;  // valid configurations
+    std::vector<TraceItem> trace;
+    std::optional<std::size_t> best;      // index into trace: the fastest correct config
+    std::optional<std::size_t> baseline;  // index into trace of the default config
+    double wall_s = 0.0;
+    bool stopped_by_time = false;
+};
+
+using Progress = std::function<void(const Result& so_far)>;
+
+Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
+                  const Progress& progress = {}, std::uint64_t seed = 1, std::size_t batch_size = 8);
+
+std::string format_config(const Config& config);  // "block_size_x=256 items_per_thread=1"
+
+}  // namespace optiml::search

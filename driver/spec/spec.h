@@ -1,0 +1,126 @@
+// The kernel spec: what a project writes (JSON) to describe one tunable kernel.
+// docs/spec.md documents every field. load_spec() validates everything up front and
+// throws SpecError naming the file, the field and what is expected.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/spec/expr.h"
+
+namespace optiml::spec {
+
+// Message format: "<file>: <field>: <what is wrong>; expected <what is expected>".
+// Field is a JSON-pointer-like path, e.g. "arguments[2].fill.kind".
+class SpecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class ElementType { Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64 };
+
+// "int32" -> Int32 etc.; names as written in specs.
+std::string to_string(ElementType type);
+std::size_t size_of(ElementType type);
+bool is_floating(ElementType type);
+std::string cpp_type(ElementType type);  // "float", "int", "long long", "unsigned int", ...
+// The inverse of to_string: "int32" -> Int32; nullopt for a name that is not a type.
+std::optional<ElementType> parse_element_type(std::string_view name);
+bool is_signed_integer(ElementType type);
+
+struct Fill {
+    enum class Kind { Uniform, Normal, Constant, Iota };
+    Kind kind = Kind::Uniform;
+    double a = 0.0;  // uniform: min; normal: mean; constant: value; iota: start
+    double b = 1.0;  // uniform: max; normal: stddev; iota: step
+    std::uint64_t seed = 1;
+};
+
+enum class Role { Input, Output, InOut };
+
+// Names as written in specs: "uniform", "normal", "constant", "iota"; "input", "output", "inout".
+std::string to_string(Fill::Kind kind);
+std::string to_string(Role role);
+
+struct Argument {
+    std::string name;
+    ElementType type = ElementType::Float32;
+    bool is_pointer = false;
+    // Scalars: the value used while tuning (integers exactly; floats as double).
+    double value = 0.0;
+    std::int64_t integer_value = 0;  // integer scalars: the exact value (`value` may round it)
+    // Pointers: element count, fill and role.
+    expr::Expr count;
+    Fill fill;
+    Role role = Role::Input;
+};
+
+struct Parameter {
+    std::string name;
+    std::vector<std::int64_t> values;
+    std::int64_t default_value = 0;  // the value the kernel's own #ifndef default has
+};
+
+struct ConstantSymbol {  // a __constant__ array filled before every launch
+    std::string name;
+    ElementType type = ElementType::Float32;
+    expr::Expr count;
+    Fill fill;
+};
+
+struct Launch {
+    std::array<expr::Expr, 3> block;  // defaults: 1
+    std::array<expr::Expr, 3> grid;   // defaults: 1
+    expr::Expr shared_memory_bytes;   // default: 0
+};
+
+struct Check {
+    double rtol = 1e-5;
+    double atol = 1e-6;
+};
+
+struct Budget {
+    int evaluations = 200;
+    double seconds = 600.0;
+};
+
+struct Spec {
+    std::filesystem::path file;       // absolute path of the spec file
+    std::string name;                 // C++ identifier; generated header optiml/<name>.h
+    std::filesystem::path source;     // absolute path of the kernel source
+    std::string source_as_written;    // relative to the spec file, as in the JSON
+    std::string kernel;               // NVRTC name expression: "saxpy" or "gemm<float>"
+    std::vector<Argument> arguments;  // in the kernel's parameter order
+    Launch launch;
+    std::vector<Parameter> parameters;
+    std::vector<expr::Expr> constraints;  // a configuration is valid when all are non-zero
+    std::vector<ConstantSymbol> constants;
+    std::vector<std::string> nvrtc_options;
+    std::vector<std::string> include_dirs;  // relative to the spec file, as written
+    Check check;
+    Budget budget;
+
+    // The spec as canonical JSON (sorted keys, defaults filled in, no absolute paths):
+    // what the cache key hashes.
+    nlohmann::json normalized;
+
+    // Parameter name -> default value.
+    std::map<std::string, std::int64_t> default_config() const;
+    // Integer scalar arguments (by name) merged with `config`: the environment in which
+    // counts, geometry and constraints are evaluated.
+    expr::Env environment(const std::map<std::string, std::int64_t>& config) const;
+};
+
+Spec load_spec(const std::filesystem::path& file);
+Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file);
+
+}  // namespace optiml::spec

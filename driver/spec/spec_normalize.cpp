@@ -1,0 +1,74 @@
+// The canonical JSON of a spec: what the cache key hashes. Built from the parsed Spec, so every
+// default is filled in, every expression is its text, keys are sorted (nlohmann::json's std::map)
+// and formatting, comments and key order of the file do not matter. No absolute paths.
+#include "driver/spec/spec_internal.h"
+
+namespace optiml::spec::detail {
+namespace {
+
+using nlohmann::json;
+
+json fill_json(const Fill& fill) {
+    switch (fill.kind) {
+        case Fill::Kind::Uniform:
+            return {{"kind", "uniform"}, {"min", fill.a}, {"max", fill.b}, {"seed", fill.seed}};
+        case Fill::Kind::Normal:
+            return {{"kind", "normal"}, {"mean", fill.a}, {"stddev", fill.b}, {"seed", fill.seed}};
+        case Fill::Kind::Constant: return {{"kind", "constant"}, {"value", fill.a}};
+        case Fill::Kind::Iota: return {{"kind", "iota"}, {"start", fill.a}, {"step", fill.b}};
+    }
+    return nullptr;  // unreachable: every kind is handled above
+}
+
+json argument_json(const Argument& argument) {
+    json out = {{"name", argument.name}, {"type", to_string(argument.type)}, {"pointer", argument.is_pointer}};
+    if (argument.is_pointer) {
+        out["count"] = argument.count.text();
+        out["role"] = to_string(argument.role);
+        if (argument.role != Role::Output) out["fill"] = fill_json(argument.fill);
+    } else if (is_floating(argument.type)) {
+        out["value"] = argument.value;
+    } else {
+        out["value"] = argument.integer_value;
+    }
+    return out;
+}
+
+json dimensions_json(const std::array<expr::Expr, 3>& dimensions) {
+    json out = json::array();
+    for (const expr::Expr& dimension : dimensions) out.push_back(dimension.text());
+    return out;
+}
+
+}  // namespace
+
+json normalize(const Spec& spec) {
+    json arguments = json::array();
+    for (const Argument& argument : spec.arguments) arguments.push_back(argument_json(argument));
+    json parameters = json::array();
+    for (const Parameter& parameter : spec.parameters) {
+        parameters.push_back({{"name", parameter.name}, {"values", parameter.values}, {"default", parameter.default_value}});
+    }
+    json constraints = json::array();
+    for (const expr::Expr& constraint : spec.constraints) constraints.push_back(constraint.text());
+    json constants = json::array();
+    for (const ConstantSymbol& constant : spec.constants) {
+        constants.push_back({{"name", constant.name}, {"type", to_string(constant.type)}, {"count", constant.count.text()}, {"fill", fill_json(constant.fill)}});
+    }
+    return {
+        {"name", spec.name},
+        {"source", spec.source_as_written},
+        {"kernel", spec.kernel},
+        {"include_dirs", spec.include_dirs},
+        {"arguments", arguments},
+        {"launch", {{"block", dimensions_json(spec.launch.block)}, {"grid", dimensions_json(spec.launch.grid)}, {"shared_memory_bytes", spec.launch.shared_memory_bytes.text()}}},
+        {"parameters", parameters},
+        {"constraints", constraints},
+        {"constants", constants},
+        {"nvrtc_options", spec.nvrtc_options},
+        {"check", {{"rtol", spec.check.rtol}, {"atol", spec.check.atol}}},
+        {"budget", {{"evaluations", spec.budget.evaluations}, {"seconds", spec.budget.seconds}}},
+    };
+}
+
+}  // namespace optiml::spec::detail

@@ -1,0 +1,159 @@
+// OptiML runtime shim: linked into users' programs by generated launchers.
+// Picks, per device, which embedded variant of a kernel to run, loads it once (lazily,
+// thread-safe) through the CUDA runtime's library API, and hands back a kernel to launch.
+// Uses the CUDA runtime only. C++17, host code only: generated headers include it from plain
+// C++ translation units too.
+//
+// Environment:
+//   OPTIML_FORCE_ORIGINAL=1   every launcher runs the user's original kernel (read once per
+//                             process, at the first launch); for benchmarks and debugging.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+
+#include <cuda_runtime.h>
+
+namespace optiml::rt {
+
+// Helpers that generated geometry expressions call. A zero divisor yields 0 instead of trapping,
+// so that a launcher reports cudaErrorInvalidConfiguration rather than crashing the program.
+constexpr long long ceil_div(long long a, long long b) { return b == 0 ? 0 : (a + b - 1) / b; }
+constexpr long long div(long long a, long long b) { return b == 0 ? 0 : a / b; }
+constexpr long long mod(long long a, long long b) { return b == 0 ? 0 : a % b; }
+constexpr long long min(long long a, long long b) { return a < b ? a : b; }
+constexpr long long max(long long a, long long b) { return a > b ? a : b; }
+
+// One embedded binary of a tuned variant.
+struct Image {
+    int arch;            // 90 for sm_90 (CUBIN) or compute_90 (PTX)
+    bool is_ptx;         // false: CUBIN for exactly `arch`; true: PTX, JIT-compiled by the driver
+    const void* data;    // CUBIN bytes, or NUL-terminated PTX text
+    std::size_t size;
+    const char* symbol;  // lowered (mangled) kernel name inside the image
+    int variant;         // index of the launcher's variant (parameters -> geometry)
+};
+
+// The image a device of compute capability `device_arch` (major*10+minor) should run, or -1 for
+// the user's original kernel. Order: a CUBIN of exactly that arch; else a CUBIN of the same major
+// version and the highest arch not above it; else the PTX of the highest arch not above it; else -1.
+// `why`, when not null, receives a static string saying which rule chose.
+int select_image(const Image* images, std::size_t count, int device_arch, const char** why);
+
+// A launch geometry as a generated launcher computes it, before it is checked.
+struct Geometry {
+    long long block[3];
+    long long grid[3];
+    long long shared_bytes;
+};
+
+// Converts `geometry` to launch arguments: cudaErrorInvalidConfiguration when a block or grid
+// dimension is below 1 or does not fit dim3, or the shared memory size is negative.
+inline cudaError_t launch_configuration(const Geometry& geometry, dim3* grid, dim3* block,
+                                        std::size_t* shared_bytes) {
+    constexpr long long largest = 0xffffffffLL;  // dim3 holds unsigned int
+    for (int i = 0; i < 3; ++i) {
+        if (geometry.block[i] < 1 || geometry.block[i] > largest || geometry.grid[i] < 1 ||
+            geometry.grid[i] > largest) {
+            return cudaErrorInvalidConfiguration;
+        }
+    }
+    if (geometry.shared_bytes < 0) return cudaErrorInvalidConfiguration;
+    *block = dim3(static_cast<unsigned int>(geometry.block[0]),
+                  static_cast<unsigned int>(geometry.block[1]),
+                  static_cast<unsigned int>(geometry.block[2]));
+    *grid = dim3(static_cast<unsigned int>(geometry.grid[0]),
+                 static_cast<unsigned int>(geometry.grid[1]),
+                 static_cast<unsigned int>(geometry.grid[2]));
+    *shared_bytes = static_cast<std::size_t>(geometry.shared_bytes);
+    return cudaSuccess;
+}
+
+// What a device runs: for generated `optiml::<name>_dispatch(device)` queries and logs.
+struct Dispatch {
+    int image;        // -1: original kernel
+    int variant;      // -1: original kernel
+    const char* why;  // which dispatch rule chose it (or why a load fell back)
+};
+
+// Test hook: make dispatch decisions as if every device had compute capability `arch`
+// (major*10+minor, e.g. 90); 0 turns it off. Takes effect for devices a KernelTable has not
+// resolved yet (a table resolves each device once).
+void set_arch_override(int arch);
+int arch_override();
+
+// True when the environment has OPTIML_FORCE_ORIGINAL=1 (read once per process).
+bool force_original();
+
+// The dispatch state of one kernel's launcher: which image each device runs, loaded on first
+// use. Generated code keeps one in static storage (constant-initialized, so launchers work even
+// from other static initializers). Libraries are never unloaded: the CUDA driver releases them
+// with the process, and unloading from a static destructor would race cudart's own teardown.
+class KernelTable {
+public:
+    static constexpr int max_devices = 64;
+    // Dynamic shared memory a kernel may use without opting in (cudaFuncAttributeMaxDynamic...).
+    static constexpr std::size_t default_dynamic_shared_limit = 48 * 1024;
+
+    constexpr KernelTable(const Image* images, std::size_t count) noexcept
+        : images_(images), count_(count) {}
+    KernelTable(const KernelTable&) = delete;
+    KernelTable& operator=(const KernelTable&) = delete;
+
+    // The kernel `device` runs: `*kernel` is a library kernel, or nullptr for the user's original
+    // kernel. The first call per device chooses (select_image) and loads the image; when loading
+    // fails, the device runs the original kernel and `dispatch->why` names the cudaError. Later
+    // calls are a lock-free lookup. Returns an error only when the device cannot be queried
+    // (then `dispatch->why` is the error's name). `library`, when not null, receives the loaded
+    // library (nullptr for the original kernel): for cudaLibraryGetGlobal.
+    cudaError_t resolve(int device, cudaKernel_t* kernel, Dispatch* dispatch,
+                        cudaLibrary_t* library = nullptr) {
+        if (device >= 0 && device < max_devices) {
+            const Slot& slot = slots_[device];
+            if (slot.ready.load(std::memory_order_acquire)) {
+                *kernel = slot.kernel;
+                *dispatch = slot.dispatch;
+                if (library != nullptr) *library = slot.library;
+                return cudaSuccess;
+            }
+        }
+        return resolve_first(device, kernel, dispatch, library);
+    }
+
+    // Lets the kernel `device` runs (`kernel` from resolve(); nullptr: `original`) use `bytes` of
+    // dynamic shared memory; above 48 KiB that needs an opt-in, set once per device and size.
+    cudaError_t allow_dynamic_shared_memory(int device, cudaKernel_t kernel, const void* original,
+                                            std::size_t bytes) {
+        if (bytes <= default_dynamic_shared_limit) return cudaSuccess;
+        if (device >= 0 && device < max_devices &&
+            bytes <= slots_[device].shared_allowed.load(std::memory_order_relaxed)) {
+            return cudaSuccess;
+        }
+        return raise_dynamic_shared_limit(device, kernel, original, bytes);
+    }
+
+private:
+    struct Slot {
+        std::atomic<bool> ready{false};  // written last (release): the fields below are final
+        cudaKernel_t kernel = nullptr;
+        cudaLibrary_t library = nullptr;
+        Dispatch dispatch{-1, -1, nullptr};
+        int chosen_image = -1;               // select_image's choice, even when its load failed
+        cudaError_t load_status = cudaSuccess;  // of chosen_image, shared with other devices
+        std::atomic<std::size_t> shared_allowed{default_dynamic_shared_limit};
+    };
+
+    cudaError_t resolve_first(int device, cudaKernel_t* kernel, Dispatch* dispatch,
+                              cudaLibrary_t* library);
+    void load_into(Slot& slot, int image);
+    cudaError_t raise_dynamic_shared_limit(int device, cudaKernel_t kernel, const void* original,
+                                           std::size_t bytes);
+
+    const Image* images_;
+    std::size_t count_;
+    std::mutex mutex_;  // first resolution per device only; never on the launch path
+    Slot slots_[max_devices]{};
+};
+
+}  // namespace optiml::rt
