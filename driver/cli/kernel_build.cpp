@@ -1,7 +1,6 @@
 #include "driver/cli/kernel_build.h"
 
 #include <fstream>
-#include <sstream>
 
 #include "cache/store.h"
 #include "driver/cli/gpu_lock.h"
@@ -24,15 +23,8 @@ std::optional<Mode> parse_mode(const std::string& text) {
 
 namespace {
 
-// Writes only when the contents change, through a temporary file and a rename, so a rebuild
-// that finds the same entries does not touch the outputs (and recompiles nothing).
-void write_if_changed(const fs::path& path, const std::string& contents) {
-    {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream old;
-        old << in.rdbuf();
-        if (in && old.str() == contents) return;
-    }
+// The depfile is rewritten on every run (Ninja reads it once and then forgets it).
+void write_depfile(const fs::path& path, const std::string& contents) {
     fs::create_directories(path.parent_path());
     const fs::path temporary = path.string() + ".tmp";
     {
@@ -110,8 +102,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     if (options.budget_seconds) spec.budget.seconds = *options.budget_seconds;
 
     const KernelSources sources = scan_sources(spec);
-    const fs::path header = options.out_dir / "include" / "optiml" / (spec.name + ".h");
-    const fs::path source = options.out_dir / ("optiml_" + spec.name + ".cu");
+    const fs::path source = options.out_dir / codegen::source_path(spec.name);
 
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;
@@ -184,9 +175,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
 
     try {
         const codegen::GeneratedFiles files = codegen::generate_launcher(spec, variants, notes);
-        write_if_changed(header, files.header);
-        write_if_changed(source, files.source);
-        if (!options.depfile.empty()) write_if_changed(options.depfile, depfile_text(source, spec, sources));
+        codegen::write_generated_files(options.out_dir, spec.name, files);
+        if (!options.depfile.empty()) write_depfile(options.depfile, depfile_text(source, spec, sources));
     } catch (const std::exception& e) {
         log << "optiml: error: " << spec.name << ": generating the launcher: " << e.what() << "\n";
         return 1;

@@ -43,7 +43,7 @@ struct GeneratedFiles {
 };
 
 // `notes`: extra lines for the generated comment block, e.g. "sm_80: no tuned entry; original
-// kernel". Throws CodegenError for inconsistent variants, spec::SpecError-free otherwise.
+// kernel". Throws CodegenError for inconsistent inputs.
 GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Variant>& variants,
                                  const std::vector<std::string>& notes);
 

@@ -47,7 +47,7 @@ struct LaunchSpec {
 
 struct TimingSpec {
     int warmup = 3;
-    int min_runs = 10;
+    int min_runs = 5;
     int max_runs = 200;
     double target_ms = 200.0;  // stop once this much kernel time is collected (after min_runs)
     bool flush_l2 = true;      // overwrite a buffer of twice the L2 size before each timed run

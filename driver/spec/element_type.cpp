@@ -36,9 +36,15 @@ const TypeInfo& info(ElementType type) {
 
 }  // namespace
 
-std::string to_string(ElementType type) { return info(type).name; }
-std::size_t size_of(ElementType type) { return info(type).size; }
-std::string cpp_type(ElementType type) { return info(type).cpp; }
+std::string to_string(ElementType type) {
+    return info(type).name;
+}
+std::size_t size_of(ElementType type) {
+    return info(type).size;
+}
+std::string cpp_type(ElementType type) {
+    return info(type).cpp;
+}
 
 bool is_floating(ElementType type) {
     return type == ElementType::Float32 || type == ElementType::Float64;
@@ -58,19 +64,26 @@ std::optional<ElementType> parse_element_type(std::string_view name) {
 
 std::string to_string(Fill::Kind kind) {
     switch (kind) {
-        case Fill::Kind::Uniform: return "uniform";
-        case Fill::Kind::Normal: return "normal";
-        case Fill::Kind::Constant: return "constant";
-        case Fill::Kind::Iota: return "iota";
+        case Fill::Kind::Uniform:
+            return "uniform";
+        case Fill::Kind::Normal:
+            return "normal";
+        case Fill::Kind::Constant:
+            return "constant";
+        case Fill::Kind::Iota:
+            return "iota";
     }
     return "uniform";  // unreachable
 }
 
 std::string to_string(Role role) {
     switch (role) {
-        case Role::Input: return "input";
-        case Role::Output: return "output";
-        case Role::InOut: return "inout";
+        case Role::Input:
+            return "input";
+        case Role::Output:
+            return "output";
+        case Role::InOut:
+            return "inout";
     }
     return "input";  // unreachable
 }

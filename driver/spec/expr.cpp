@@ -17,25 +17,29 @@ namespace {
 using Resolver = std::function<std::optional<std::string>(std::string_view)>;
 
 class Evaluator {
-public:
+  public:
     Evaluator(const Env& env, const std::string& text) : env_(env), text_(text) {}
 
     std::int64_t eval(const Node& node) const {
         switch (node.kind) {
-            case Node::Kind::Literal: return node.value;
+            case Node::Kind::Literal:
+                return node.value;
             case Node::Kind::Name: {
                 const auto found = env_.find(node.name);
                 if (found == env_.end()) throw ExprError("unknown name '" + node.name + "'");
                 return found->second;
             }
-            case Node::Kind::Unary: return unary(node);
-            case Node::Kind::Binary: return binary(node);
-            case Node::Kind::Call: return call(node);
+            case Node::Kind::Unary:
+                return unary(node);
+            case Node::Kind::Binary:
+                return binary(node);
+            case Node::Kind::Call:
+                return call(node);
         }
         throw ExprError("corrupt expression tree");  // unreachable: every kind is handled above
     }
 
-private:
+  private:
     // The source text of `node`, for messages.
     std::string where(const Node& node) const {
         if (node.end <= node.begin || node.end > text_.size()) return "'" + text_ + "'";
@@ -69,18 +73,26 @@ private:
             case Op::Multiply:
                 if (__builtin_mul_overflow(left, right, &result)) overflow(node);
                 return result;
-            case Op::Divide: return divide(node, left, right);
+            case Op::Divide:
+                return divide(node, left, right);
             case Op::Modulo:
                 if (right == 0) throw ExprError("modulo by zero in " + where(node));
                 if (right == -1) return 0;  // INT64_MIN % -1 traps in hardware; the result is 0
                 return left % right;
-            case Op::Less: return left < right ? 1 : 0;
-            case Op::LessEqual: return left <= right ? 1 : 0;
-            case Op::Greater: return left > right ? 1 : 0;
-            case Op::GreaterEqual: return left >= right ? 1 : 0;
-            case Op::Equal: return left == right ? 1 : 0;
-            case Op::NotEqual: return left != right ? 1 : 0;
-            default: break;
+            case Op::Less:
+                return left < right ? 1 : 0;
+            case Op::LessEqual:
+                return left <= right ? 1 : 0;
+            case Op::Greater:
+                return left > right ? 1 : 0;
+            case Op::GreaterEqual:
+                return left >= right ? 1 : 0;
+            case Op::Equal:
+                return left == right ? 1 : 0;
+            case Op::NotEqual:
+                return left != right ? 1 : 0;
+            default:
+                break;
         }
         throw ExprError("corrupt expression tree");  // unreachable: the parser makes no others
     }
@@ -95,8 +107,10 @@ private:
         const std::int64_t a = eval(*node.operands[0]);
         const std::int64_t b = eval(*node.operands[1]);
         switch (node.op) {
-            case Op::Min: return std::min(a, b);
-            case Op::Max: return std::max(a, b);
+            case Op::Min:
+                return std::min(a, b);
+            case Op::Max:
+                return std::max(a, b);
             case Op::CeilDiv: {
                 // Exactly ::optiml::rt::ceil_div, (a + b - 1) / b, so that the host and the
                 // generated launcher agree on every input.
@@ -105,7 +119,8 @@ private:
                 if (__builtin_add_overflow(a, b - 1, &sum)) overflow(node);
                 return divide(node, sum, b);
             }
-            default: break;
+            default:
+                break;
         }
         throw ExprError("corrupt expression tree");  // unreachable: the parser makes no others
     }
@@ -116,24 +131,42 @@ private:
 
 const char* spelling(Op op) {
     switch (op) {
-        case Op::Negate: return "-";
-        case Op::Not: return "!";
-        case Op::Add: return "+";
-        case Op::Subtract: return "-";
-        case Op::Multiply: return "*";
-        case Op::Divide: return "/";
-        case Op::Modulo: return "%";
-        case Op::Less: return "<";
-        case Op::LessEqual: return "<=";
-        case Op::Greater: return ">";
-        case Op::GreaterEqual: return ">=";
-        case Op::Equal: return "==";
-        case Op::NotEqual: return "!=";
-        case Op::And: return "&&";
-        case Op::Or: return "||";
-        case Op::CeilDiv: return "::optiml::rt::ceil_div";
-        case Op::Min: return "::optiml::rt::min";
-        case Op::Max: return "::optiml::rt::max";
+        case Op::Negate:
+            return "-";
+        case Op::Not:
+            return "!";
+        case Op::Add:
+            return "+";
+        case Op::Subtract:
+            return "-";
+        case Op::Multiply:
+            return "*";
+        case Op::Divide:
+            return "/";
+        case Op::Modulo:
+            return "%";
+        case Op::Less:
+            return "<";
+        case Op::LessEqual:
+            return "<=";
+        case Op::Greater:
+            return ">";
+        case Op::GreaterEqual:
+            return ">=";
+        case Op::Equal:
+            return "==";
+        case Op::NotEqual:
+            return "!=";
+        case Op::And:
+            return "&&";
+        case Op::Or:
+            return "||";
+        case Op::CeilDiv:
+            return "::optiml::rt::ceil_div";
+        case Op::Min:
+            return "::optiml::rt::min";
+        case Op::Max:
+            return "::optiml::rt::max";
     }
     return "?";
 }
@@ -155,7 +188,8 @@ std::string operand_cpp(std::string text) {
 
 std::string to_cpp(const Node& node, const Resolver& resolve) {
     switch (node.kind) {
-        case Node::Kind::Literal: return literal_cpp(node.value);
+        case Node::Kind::Literal:
+            return literal_cpp(node.value);
         case Node::Kind::Name: {
             std::optional<std::string> text = resolve(node.name);
             if (!text) throw ExprError("unknown name '" + node.name + "'");
@@ -203,7 +237,9 @@ Expr Expr::literal(std::int64_t value) {
     return expr;
 }
 
-std::int64_t Expr::eval(const Env& env) const { return Evaluator(env, text_).eval(*root_); }
+std::int64_t Expr::eval(const Env& env) const {
+    return Evaluator(env, text_).eval(*root_);
+}
 
 std::string Expr::to_cpp(const Resolver& resolve) const {
     return ::optiml::expr::to_cpp(*root_, resolve);

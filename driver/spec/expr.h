@@ -21,14 +21,14 @@ using Env = std::map<std::string, std::int64_t, std::less<>>;
 // Thrown by parse() (bad syntax) and eval() (unknown name, division by zero).
 // what() is a plain sentence without file or field; callers add those.
 class ExprError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 struct Node;
 
 class Expr {
-public:
+  public:
     Expr();  // the literal 0
     static Expr parse(std::string_view text);
     static Expr literal(std::int64_t value);
@@ -38,7 +38,8 @@ public:
     // C++ source for this expression. `resolve` maps a name to the C++ text that stands for it
     // (an argument cast to long long, a parameter's literal value); returning nullopt is an
     // error (ExprError naming the unknown name). Functions print as ::optiml::rt::ceil_div etc.
-    std::string to_cpp(const std::function<std::optional<std::string>(std::string_view)>& resolve) const;
+    std::string to_cpp(
+        const std::function<std::optional<std::string>(std::string_view)>& resolve) const;
 
     // Names the expression refers to, sorted and unique.
     std::vector<std::string> names() const;
@@ -46,7 +47,7 @@ public:
     // The text it was parsed from (or the literal's digits).
     const std::string& text() const { return text_; }
 
-private:
+  private:
     std::shared_ptr<const Node> root_;
     std::string text_;
 };

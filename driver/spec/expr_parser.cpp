@@ -25,15 +25,21 @@ struct Token {
 
 std::string describe(const Token& token) {
     switch (token.kind) {
-        case Token::Kind::Number: return "number '" + token.text + "'";
-        case Token::Kind::Name: return "name '" + token.text + "'";
-        case Token::Kind::Punct: return "'" + token.text + "'";
-        case Token::Kind::End: break;
+        case Token::Kind::Number:
+            return "number '" + token.text + "'";
+        case Token::Kind::Name:
+            return "name '" + token.text + "'";
+        case Token::Kind::Punct:
+            return "'" + token.text + "'";
+        case Token::Kind::End:
+            break;
     }
     return "end of expression";
 }
 
-std::string column(std::size_t offset) { return "column " + std::to_string(offset + 1); }
+std::string column(std::size_t offset) {
+    return "column " + std::to_string(offset + 1);
+}
 
 [[noreturn]] void fail(const std::string& problem, const std::string& expected) {
     throw ExprError(problem + "; expected " + expected);
@@ -44,9 +50,15 @@ std::string column(std::size_t offset) { return "column " + std::to_string(offse
          "at most " + std::to_string(kMaxDepth) + " nested operations");
 }
 
-bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_name_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_digit(char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 std::vector<Token> tokenize(std::string_view text) {
     std::vector<Token> tokens;
@@ -61,7 +73,8 @@ std::vector<Token> tokenize(std::string_view text) {
         token.begin = i;
         if (is_digit(c)) {
             token.kind = Token::Kind::Number;
-            while (i < text.size() && is_name_char(text[i])) ++i;  // "12ab" is one bad number
+            // "12ab" and "1.5" are one bad number each, not a number followed by something else.
+            while (i < text.size() && (is_name_char(text[i]) || text[i] == '.')) ++i;
         } else if (is_name_start(c)) {
             token.kind = Token::Kind::Name;
             while (i < text.size() && is_name_char(text[i])) ++i;
@@ -89,7 +102,7 @@ std::vector<Token> tokenize(std::string_view text) {
 }
 
 class Parser {
-public:
+  public:
     explicit Parser(std::string_view text) : tokens_(tokenize(text)) {}
 
     NodePtr parse() {
@@ -102,7 +115,7 @@ public:
         return root;
     }
 
-private:
+  private:
     const Token& peek() const { return tokens_[position_]; }
     const Token& take() { return tokens_[position_++]; }
     bool at(std::string_view punct) const {
@@ -116,18 +129,19 @@ private:
 
     static NodePtr make(Node node) {
         node.depth = 1;
-        for (const NodePtr& operand : node.operands) node.depth = std::max(node.depth, operand->depth + 1);
+        for (const NodePtr& operand : node.operands)
+            node.depth = std::max(node.depth, operand->depth + 1);
         if (node.depth > kMaxDepth) {
             too_complex(node.begin);
         }
         return std::make_shared<const Node>(std::move(node));
     }
 
-    NodePtr binary(Op op, NodePtr left, NodePtr right) const {
+    NodePtr binary(Op op, std::size_t begin, NodePtr left, NodePtr right) const {
         Node node;
         node.kind = Node::Kind::Binary;
         node.op = op;
-        node.begin = left->begin;
+        node.begin = begin;
         node.end = end_of_taken();
         node.operands = {std::move(left), std::move(right)};
         return make(std::move(node));
@@ -136,6 +150,7 @@ private:
     // One precedence level of left-associative binary operators.
     template <typename Next>
     NodePtr level(std::initializer_list<std::pair<std::string_view, Op>> operators, Next next) {
+        const std::size_t begin = peek().begin;  // before any '(' that opens the left operand
         NodePtr left = (this->*next)();
         for (;;) {
             const auto match = std::find_if(operators.begin(), operators.end(),
@@ -143,7 +158,7 @@ private:
             if (match == operators.end()) return left;
             take();
             NodePtr right = (this->*next)();
-            left = binary(match->second, std::move(left), std::move(right));
+            left = binary(match->second, begin, std::move(left), std::move(right));
         }
     }
 
@@ -153,11 +168,9 @@ private:
         return level({{"==", Op::Equal}, {"!=", Op::NotEqual}}, &Parser::parse_relational);
     }
     NodePtr parse_relational() {
-        return level({{"<", Op::Less},
-                      {"<=", Op::LessEqual},
-                      {">", Op::Greater},
-                      {">=", Op::GreaterEqual}},
-                     &Parser::parse_additive);
+        return level(
+            {{"<", Op::Less}, {"<=", Op::LessEqual}, {">", Op::Greater}, {">=", Op::GreaterEqual}},
+            &Parser::parse_additive);
     }
     NodePtr parse_additive() {
         return level({{"+", Op::Add}, {"-", Op::Subtract}}, &Parser::parse_multiplicative);
@@ -189,12 +202,15 @@ private:
     NodePtr parse_primary() {
         const Token& token = take();
         switch (token.kind) {
-            case Token::Kind::Number: return number(token);
-            case Token::Kind::Name: return name_or_call(token);
+            case Token::Kind::Number:
+                return number(token);
+            case Token::Kind::Name:
+                return name_or_call(token);
             case Token::Kind::Punct:
                 if (token.text == "(") return parenthesised(token);
                 break;
-            case Token::Kind::End: break;
+            case Token::Kind::End:
+                break;
         }
         fail("unexpected " + describe(token) + " at " + column(token.begin), kOperandExpected);
     }
@@ -213,7 +229,7 @@ private:
         }
         if (error != std::errc() || stop != last) {
             fail("bad number '" + token.text + "' at " + column(token.begin),
-                 "decimal digits only");
+                 "an integer (decimal digits only)");
         }
         return make(std::move(node));
     }
@@ -290,6 +306,8 @@ private:
 
 }  // namespace
 
-NodePtr parse_tree(std::string_view text) { return Parser(text).parse(); }
+NodePtr parse_tree(std::string_view text) {
+    return Parser(text).parse();
+}
 
 }  // namespace optiml::expr

@@ -18,7 +18,8 @@ std::size_t distance(std::string_view a, std::string_view b) {
         row[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
             const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            row[j] =
+                std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
             diagonal = above;
         }
     }
@@ -46,10 +47,14 @@ std::string describe(const nlohmann::json& value) {
         case nlohmann::json::value_t::number_unsigned:
         case nlohmann::json::value_t::number_float:
         case nlohmann::json::value_t::boolean:
-        case nlohmann::json::value_t::null: return value.dump();
-        case nlohmann::json::value_t::array: return "an array";
-        case nlohmann::json::value_t::object: return "an object";
-        default: break;
+        case nlohmann::json::value_t::null:
+            return value.dump();
+        case nlohmann::json::value_t::array:
+            return "an array";
+        case nlohmann::json::value_t::object:
+            return "an object";
+        default:
+            break;
     }
     return "a value of another kind";
 }
@@ -81,17 +86,22 @@ void Field::allow_only(const std::vector<std::string>& allowed) const {
         std::vector<std::string> sorted = allowed;
         std::sort(sorted.begin(), sorted.end());
         std::string hint;
-        const auto closest = std::min_element(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
-            return distance(key, a) < distance(key, b);
-        });
-        if (closest != sorted.end() && distance(key, *closest) <= 2) hint = " (did you mean '" + *closest + "'?)";
+        const auto closest = std::min_element(
+            sorted.begin(), sorted.end(),
+            [&](const auto& a, const auto& b) { return distance(key, a) < distance(key, b); });
+        // A hint only for near misses: "paramters" -> "parameters", not "mean" -> "max".
+        if (closest != sorted.end() &&
+            distance(key, *closest) <= std::max<std::size_t>(1, key.size() / 4))
+            hint = " (did you mean '" + *closest + "'?)";
         std::string list;
         for (const std::string& name : sorted) list += (list.empty() ? "" : ", ") + name;
         child(key).fail("unknown field '" + key + "'" + hint, "one of " + list);
     }
 }
 
-bool Field::has(std::string_view key) const { return json().is_object() && json().contains(key); }
+bool Field::has(std::string_view key) const {
+    return json().is_object() && json().contains(key);
+}
 
 std::optional<Field> Field::optional(std::string_view key) const {
     if (!has(key)) return std::nullopt;
@@ -100,14 +110,16 @@ std::optional<Field> Field::optional(std::string_view key) const {
 
 Field Field::required(std::string_view key, const std::string& expected) const {
     if (!has(key)) {
-        const std::string child_path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+        const std::string child_path =
+            path_.empty() ? std::string(key) : path_ + "." + std::string(key);
         detail::fail(file(), child_path, "missing", expected);
     }
     return child(key);
 }
 
 Field Field::child(std::string_view key) const {
-    const std::string child_path = path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    const std::string child_path =
+        path_.empty() ? std::string(key) : path_ + "." + std::string(key);
     return Field(json().find(key).value(), child_path, file());
 }
 
@@ -148,8 +160,10 @@ std::int64_t Field::integer(const std::string& expected) const {
 }
 
 std::uint64_t Field::unsigned_integer(const std::string& expected) const {
-    if (!json().is_number_unsigned()) fail_got(expected);
-    return json().get<std::uint64_t>();
+    // nlohmann stores non-negative integers from a parser as unsigned, from C++ code as signed.
+    if (json().is_number_unsigned()) return json().get<std::uint64_t>();
+    if (!json().is_number_integer() || json().get<std::int64_t>() < 0) fail_got(expected);
+    return static_cast<std::uint64_t>(json().get<std::int64_t>());
 }
 
 expr::Expr Field::expression(const std::string& expected) const {
@@ -163,9 +177,10 @@ expr::Expr Field::expression(const std::string& expected) const {
                             ": " + error.what());
         }
     }
-    if (json().is_number_integer() && !(json().is_number_unsigned() &&
-                                        json().get<std::uint64_t>() > static_cast<std::uint64_t>(
-                                                                          std::numeric_limits<std::int64_t>::max()))) {
+    if (json().is_number_integer() &&
+        !(json().is_number_unsigned() &&
+          json().get<std::uint64_t>() >
+              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
         return expr::Expr::literal(json().get<std::int64_t>());
     }
     fail_got(expected);

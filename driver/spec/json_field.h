@@ -17,8 +17,8 @@
 namespace optiml::spec::detail {
 
 // Throws SpecError with the uniform message.
-[[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& problem,
-                       const std::string& expected);
+[[noreturn]] void fail(const std::string& file, const std::string& field,
+                       const std::string& problem, const std::string& expected);
 
 // "the string \"abc\"", "2.5", "true", "an array": how an unexpected value is described.
 std::string describe(const nlohmann::json& value);
@@ -27,7 +27,7 @@ std::string describe(const nlohmann::json& value);
 std::string join_or(const std::vector<std::string>& items, const std::string& none);
 
 class Field {
-public:
+  public:
     Field(const nlohmann::json& value, std::string path, const std::string& file)
         : value_(&value), path_(std::move(path)), file_(&file) {}
 
@@ -61,7 +61,7 @@ public:
     // A JSON string parsed with Expr::parse, or a JSON integer.
     expr::Expr expression(const std::string& expected) const;
 
-private:
+  private:
     const nlohmann::json* value_;
     std::string path_;
     const std::string* file_;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "driver/spec/json_field.h"
 #include "driver/spec/spec_internal.h"
 
 namespace optiml::spec {
@@ -21,17 +22,37 @@ bool is_identifier(const std::string& name) {
 
 bool is_cpp_keyword(const std::string& name) {
     static constexpr std::string_view kKeywords[] = {
-        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-        "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-        "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-        "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-        "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-        "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-        "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-        "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-        "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-        "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+        "alignas",       "alignof",     "and",
+        "and_eq",        "asm",         "auto",
+        "bitand",        "bitor",       "bool",
+        "break",         "case",        "catch",
+        "char",          "char8_t",     "char16_t",
+        "char32_t",      "class",       "compl",
+        "concept",       "const",       "consteval",
+        "constexpr",     "constinit",   "const_cast",
+        "continue",      "co_await",    "co_return",
+        "co_yield",      "decltype",    "default",
+        "delete",        "do",          "double",
+        "dynamic_cast",  "else",        "enum",
+        "explicit",      "export",      "extern",
+        "false",         "float",       "for",
+        "friend",        "goto",        "if",
+        "inline",        "int",         "long",
+        "mutable",       "namespace",   "new",
+        "noexcept",      "not",         "not_eq",
+        "nullptr",       "operator",    "or",
+        "or_eq",         "private",     "protected",
+        "public",        "register",    "reinterpret_cast",
+        "requires",      "return",      "short",
+        "signed",        "sizeof",      "static",
+        "static_assert", "static_cast", "struct",
+        "switch",        "template",    "this",
+        "thread_local",  "throw",       "true",
+        "try",           "typedef",     "typeid",
+        "typename",      "union",       "unsigned",
+        "using",         "virtual",     "void",
+        "volatile",      "wchar_t",     "while",
+        "xor",           "xor_eq"};
     return std::find(std::begin(kKeywords), std::end(kKeywords), name) != std::end(kKeywords);
 }
 
@@ -54,7 +75,8 @@ Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file) {
     } catch (const nlohmann::json::exception&) {
         // The readers check every type before converting, so this is a bug; still, never let a
         // JSON-library message reach the user.
-        detail::fail(label, "(file)", "the spec could not be read", "a spec as docs/spec.md describes");
+        detail::fail(label, "(file)", "the spec could not be read",
+                     "a spec as docs/spec.md describes");
     }
     return spec;
 }
@@ -68,9 +90,10 @@ std::map<std::string, std::int64_t> Spec::default_config() const {
 expr::Env Spec::environment(const std::map<std::string, std::int64_t>& config) const {
     expr::Env env;
     for (const Argument& argument : arguments) {
-        if (!argument.is_pointer && !is_floating(argument.type)) env[argument.name] = argument.integer_value;
+        if (!argument.is_pointer && !is_floating(argument.type))
+            env[argument.name] = argument.integer_value;
     }
-    for (const auto& [name, value] : config) env[name] = value;
+    for (const auto& [parameter, value] : config) env[parameter] = value;
     return env;
 }
 

@@ -22,11 +22,22 @@ namespace optiml::spec {
 // Message format: "<file>: <field>: <what is wrong>; expected <what is expected>".
 // Field is a JSON-pointer-like path, e.g. "arguments[2].fill.kind".
 class SpecError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
-enum class ElementType { Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64 };
+enum class ElementType {
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float32,
+    Float64
+};
 
 // "int32" -> Int32 etc.; names as written in specs.
 std::string to_string(ElementType type);

@@ -14,14 +14,18 @@ json fill_json(const Fill& fill) {
             return {{"kind", "uniform"}, {"min", fill.a}, {"max", fill.b}, {"seed", fill.seed}};
         case Fill::Kind::Normal:
             return {{"kind", "normal"}, {"mean", fill.a}, {"stddev", fill.b}, {"seed", fill.seed}};
-        case Fill::Kind::Constant: return {{"kind", "constant"}, {"value", fill.a}};
-        case Fill::Kind::Iota: return {{"kind", "iota"}, {"start", fill.a}, {"step", fill.b}};
+        case Fill::Kind::Constant:
+            return {{"kind", "constant"}, {"value", fill.a}};
+        case Fill::Kind::Iota:
+            return {{"kind", "iota"}, {"start", fill.a}, {"step", fill.b}};
     }
     return nullptr;  // unreachable: every kind is handled above
 }
 
 json argument_json(const Argument& argument) {
-    json out = {{"name", argument.name}, {"type", to_string(argument.type)}, {"pointer", argument.is_pointer}};
+    json out = {{"name", argument.name},
+                {"type", to_string(argument.type)},
+                {"pointer", argument.is_pointer}};
     if (argument.is_pointer) {
         out["count"] = argument.count.text();
         out["role"] = to_string(argument.role);
@@ -47,13 +51,18 @@ json normalize(const Spec& spec) {
     for (const Argument& argument : spec.arguments) arguments.push_back(argument_json(argument));
     json parameters = json::array();
     for (const Parameter& parameter : spec.parameters) {
-        parameters.push_back({{"name", parameter.name}, {"values", parameter.values}, {"default", parameter.default_value}});
+        parameters.push_back({{"name", parameter.name},
+                              {"values", parameter.values},
+                              {"default", parameter.default_value}});
     }
     json constraints = json::array();
     for (const expr::Expr& constraint : spec.constraints) constraints.push_back(constraint.text());
     json constants = json::array();
     for (const ConstantSymbol& constant : spec.constants) {
-        constants.push_back({{"name", constant.name}, {"type", to_string(constant.type)}, {"count", constant.count.text()}, {"fill", fill_json(constant.fill)}});
+        constants.push_back({{"name", constant.name},
+                             {"type", to_string(constant.type)},
+                             {"count", constant.count.text()},
+                             {"fill", fill_json(constant.fill)}});
     }
     return {
         {"name", spec.name},
@@ -61,7 +70,10 @@ json normalize(const Spec& spec) {
         {"kernel", spec.kernel},
         {"include_dirs", spec.include_dirs},
         {"arguments", arguments},
-        {"launch", {{"block", dimensions_json(spec.launch.block)}, {"grid", dimensions_json(spec.launch.grid)}, {"shared_memory_bytes", spec.launch.shared_memory_bytes.text()}}},
+        {"launch",
+         {{"block", dimensions_json(spec.launch.block)},
+          {"grid", dimensions_json(spec.launch.grid)},
+          {"shared_memory_bytes", spec.launch.shared_memory_bytes.text()}}},
         {"parameters", parameters},
         {"constraints", constraints},
         {"constants", constants},

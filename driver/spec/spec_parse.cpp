@@ -24,8 +24,10 @@ std::string read_identifier(const Field& field) {
     const std::string name = field.string(kIdentifier);
     if (!is_identifier(name)) field.fail("\"" + name + "\" is not a C++ identifier", kIdentifier);
     if (is_cpp_keyword(name)) field.fail("\"" + name + "\" is a C++ keyword", kIdentifier);
-    if (name.starts_with("__") || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])))) {
-        field.fail("\"" + name + "\" is reserved for the compiler", "a name not starting with '__' or '_' and a capital letter");
+    if (name.starts_with("__") ||
+        (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])))) {
+        field.fail("\"" + name + "\" is reserved for the compiler",
+                   "a name not starting with '__' or '_' and a capital letter");
     }
     return name;
 }
@@ -51,21 +53,31 @@ ElementType read_type(const Field& field) {
 // integer scalars also take part in int64 expressions).
 std::pair<std::int64_t, std::int64_t> integer_range(ElementType type) {
     switch (type) {
-        case ElementType::Int8: return {-128, 127};
-        case ElementType::Int16: return {-32768, 32767};
-        case ElementType::Int32: return {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
-        case ElementType::UInt8: return {0, 255};
-        case ElementType::UInt16: return {0, 65535};
-        case ElementType::UInt32: return {0, std::numeric_limits<std::uint32_t>::max()};
-        case ElementType::UInt64: return {0, std::numeric_limits<std::int64_t>::max()};
-        default: break;
+        case ElementType::Int8:
+            return {-128, 127};
+        case ElementType::Int16:
+            return {-32768, 32767};
+        case ElementType::Int32:
+            return {std::numeric_limits<std::int32_t>::min(),
+                    std::numeric_limits<std::int32_t>::max()};
+        case ElementType::UInt8:
+            return {0, 255};
+        case ElementType::UInt16:
+            return {0, 65535};
+        case ElementType::UInt32:
+            return {0, std::numeric_limits<std::uint32_t>::max()};
+        case ElementType::UInt64:
+            return {0, std::numeric_limits<std::int64_t>::max()};
+        default:
+            break;
     }
     return {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
 }
 
 std::string fits_text(ElementType type) {
     const auto [low, high] = integer_range(type);
-    return "an integer that fits " + to_string(type) + " (" + std::to_string(low) + " to " + std::to_string(high) + ")";
+    return "an integer that fits " + to_string(type) + " (" + std::to_string(low) + " to " +
+           std::to_string(high) + ")";
 }
 
 std::int64_t read_integer_of_type(const Field& field, ElementType type) {
@@ -82,13 +94,15 @@ double read_fill_number(const Field& field, ElementType type) {
     return static_cast<double>(read_integer_of_type(field, type));
 }
 
-double optional_fill_number(const Field& fill, std::string_view key, ElementType type, double fallback) {
+double optional_fill_number(const Field& fill, std::string_view key, ElementType type,
+                            double fallback) {
     const std::optional<Field> field = fill.optional(key);
     return field ? read_fill_number(*field, type) : fallback;
 }
 
 Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed) {
-    field.expect_object("an object such as {\"kind\": \"uniform\", \"min\": -1, \"max\": 1, \"seed\": 1}");
+    field.expect_object(
+        "an object such as {\"kind\": \"uniform\", \"min\": -1, \"max\": 1, \"seed\": 1}");
     const char* const kinds = "one of uniform, normal, constant or iota";
     const Field kind_field = field.required("kind", kinds);
     const std::string kind = kind_field.string(kinds);
@@ -100,7 +114,8 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed)
         fill.a = optional_fill_number(field, "min", type, 0.0);
         fill.b = optional_fill_number(field, "max", type, 1.0);
         if (fill.b < fill.a) {
-            (field.has("max") ? field.child("max") : field).fail("max is below min (" + nlohmann::json(fill.a).dump() + ")", "max >= min");
+            (field.has("max") ? field.child("max") : field)
+                .fail("max is below min (" + nlohmann::json(fill.a).dump() + ")", "max >= min");
         }
     } else if (kind == "normal") {
         field.allow_only({"kind", "mean", "stddev", "seed"});
@@ -111,13 +126,18 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed)
     } else if (kind == "constant") {
         field.allow_only({"kind", "value"});
         fill.kind = Fill::Kind::Constant;
-        fill.a = read_fill_number(field.required("value", is_floating(type) ? "a number" : fits_text(type)), type);
+        fill.a = read_fill_number(
+            field.required("value", is_floating(type) ? "a number" : fits_text(type)), type);
         fill.b = 0.0;
     } else if (kind == "iota") {
         field.allow_only({"kind", "start", "step"});
         fill.kind = Fill::Kind::Iota;
         fill.a = optional_fill_number(field, "start", type, 0.0);
-        fill.b = field.has("step") ? (is_floating(type) ? field.child("step").number("a number") : static_cast<double>(field.child("step").integer("an integer"))) : 1.0;
+        fill.b = field.has("step")
+                     ? (is_floating(type)
+                            ? field.child("step").number("a number")
+                            : static_cast<double>(field.child("step").integer("an integer")))
+                     : 1.0;
     } else {
         kind_field.fail("unknown fill kind \"" + kind + "\"", kinds);
     }
@@ -137,24 +157,31 @@ Role read_role(const Field& field) {
 }
 
 Argument read_argument(const Field& field, std::size_t index) {
-    field.expect_object("an object with name, type and either value (a scalar) or \"pointer\": true and count (an array)");
+    field.expect_object(
+        "an object with name, type and either value (a scalar) or \"pointer\": true and count (an "
+        "array)");
     Argument argument;
     argument.name = read_declared_name(field.required("name", kIdentifier));
     argument.type = read_type(field.required("type", kTypeNames));
     if (const std::optional<Field> pointer = field.optional("pointer")) {
-        argument.is_pointer = pointer->boolean("true (an array in device memory) or false (a scalar)");
+        argument.is_pointer =
+            pointer->boolean("true (an array in device memory) or false (a scalar)");
     }
     if (argument.is_pointer) {
         if (field.has("value")) {
-            field.child("value").fail("a pointer argument has no value", "\"count\" and \"fill\" to describe the array");
+            field.child("value").fail("a pointer argument has no value",
+                                      "\"count\" and \"fill\" to describe the array");
         }
         field.allow_only({"name", "type", "pointer", "count", "role", "fill"});
-        const char* const count = "the number of elements: " ;
-        argument.count = field.required("count", std::string(count) + kExpression).expression(std::string(count) + kExpression);
-        if (const std::optional<Field> role = field.optional("role")) argument.role = read_role(*role);
+        const char* const count = "the number of elements, as ";
+        argument.count = field.required("count", std::string(count) + kExpression)
+                             .expression(std::string(count) + kExpression);
+        if (const std::optional<Field> role = field.optional("role"))
+            argument.role = read_role(*role);
         if (const std::optional<Field> fill = field.optional("fill")) {
             if (argument.role == Role::Output) {
-                fill->fail("an output argument has no fill (the kernel writes it)", "role \"inout\" if the kernel reads the initial contents, or no fill");
+                fill->fail("an output argument has no fill (the kernel writes it)",
+                           "role \"inout\" if the kernel reads the initial contents, or no fill");
             }
             argument.fill = read_fill(*fill, argument.type, index + 1);
         } else {
@@ -162,13 +189,17 @@ Argument read_argument(const Field& field, std::size_t index) {
         }
         return argument;
     }
-    for (const char* key : {"count", "role", "fill"}) {
+    for (const std::string key : {"count", "role", "fill"}) {
         if (field.has(key)) {
-            field.child(key).fail(std::string("only pointer arguments have a ") + key, "\"pointer\": true for an array, or no \"" + key + "\" for a scalar");
+            field.child(key).fail(
+                "only pointer arguments have a " + key,
+                "\"pointer\": true for an array, or no \"" + key + "\" for a scalar");
         }
     }
     field.allow_only({"name", "type", "pointer", "value"});
-    const std::string expected = "the value used while tuning: " + (is_floating(argument.type) ? std::string("a number") : fits_text(argument.type));
+    const std::string expected =
+        "the value used while tuning: " +
+        (is_floating(argument.type) ? std::string("a number") : fits_text(argument.type));
     const Field value = field.required("value", expected);
     if (is_floating(argument.type)) {
         argument.value = value.number(expected);
@@ -182,9 +213,11 @@ Argument read_argument(const Field& field, std::size_t index) {
 void read_dimensions(const Field& field, std::array<expr::Expr, 3>& dimensions) {
     const std::string expected = "an array of 1 to 3 expressions (x, y, z; missing ones are 1)";
     const std::vector<Field> items = field.items(expected);
-    if (items.empty() || items.size() > 3) field.fail("got " + std::to_string(items.size()) + " items", expected);
+    if (items.empty() || items.size() > 3)
+        field.fail("got " + std::to_string(items.size()) + " items", expected);
     for (std::size_t i = 0; i < 3; ++i) {
-        dimensions[i] = i < items.size() ? items[i].expression(kExpression) : expr::Expr::literal(1);
+        dimensions[i] =
+            i < items.size() ? items[i].expression(kExpression) : expr::Expr::literal(1);
     }
 }
 
@@ -193,8 +226,11 @@ Launch read_launch(const Field& field) {
     field.expect_object(expected);
     field.allow_only({"block", "grid", "shared_memory_bytes"});
     Launch launch;
-    read_dimensions(field.required("block", "the threads per block: an array of 1 to 3 expressions"), launch.block);
-    read_dimensions(field.required("grid", "the blocks per grid: an array of 1 to 3 expressions"), launch.grid);
+    read_dimensions(
+        field.required("block", "the threads per block: an array of 1 to 3 expressions"),
+        launch.block);
+    read_dimensions(field.required("grid", "the blocks per grid: an array of 1 to 3 expressions"),
+                    launch.grid);
     if (const std::optional<Field> shared = field.optional("shared_memory_bytes")) {
         launch.shared_memory_bytes = shared->expression(kExpression);
     }
@@ -212,16 +248,21 @@ Parameter read_parameter(const Field& field) {
     if (items.empty()) values.fail("got an empty array", values_expected);
     for (const Field& item : items) {
         const std::int64_t value = item.integer("an integer");
-        if (std::find(parameter.values.begin(), parameter.values.end(), value) != parameter.values.end()) {
+        if (std::find(parameter.values.begin(), parameter.values.end(), value) !=
+            parameter.values.end()) {
             item.fail("duplicate value " + std::to_string(value), values_expected);
         }
         parameter.values.push_back(value);
     }
-    const char* const default_expected = "the value the kernel's own #ifndef default has, one of the values";
+    const char* const default_expected =
+        "the value the kernel's own #ifndef default has, one of the values";
     const Field default_field = field.required("default", default_expected);
     parameter.default_value = default_field.integer(default_expected);
-    if (std::find(parameter.values.begin(), parameter.values.end(), parameter.default_value) == parameter.values.end()) {
-        default_field.fail(std::to_string(parameter.default_value) + " is not one of the values " + values.json().dump(), default_expected);
+    if (std::find(parameter.values.begin(), parameter.values.end(), parameter.default_value) ==
+        parameter.values.end()) {
+        default_field.fail(std::to_string(parameter.default_value) + " is not one of the values " +
+                               values.json().dump(),
+                           default_expected);
     }
     return parameter;
 }
@@ -232,7 +273,7 @@ ConstantSymbol read_constant(const Field& field, std::size_t index) {
     ConstantSymbol constant;
     constant.name = read_declared_name(field.required("name", kIdentifier));
     constant.type = read_type(field.required("type", kTypeNames));
-    const std::string count = std::string("the number of elements: ") + kExpression;
+    const std::string count = std::string("the number of elements, as ") + kExpression;
     constant.count = field.required("count", count).expression(count);
     const std::uint64_t seed = 1001 + index;
     if (const std::optional<Field> fill = field.optional("fill")) {
@@ -244,32 +285,44 @@ ConstantSymbol read_constant(const Field& field, std::size_t index) {
 }
 
 // A path that must name an existing file or directory below the spec's folder.
-std::string read_relative_path(const Field& field, const std::filesystem::path& base, bool directory) {
-    const std::string expected = std::string(directory ? "an existing directory, " : "an existing file, ") + kRelativePath;
+std::string read_relative_path(const Field& field, const std::filesystem::path& base,
+                               bool directory) {
+    const std::string expected =
+        std::string(directory ? "an existing directory, " : "an existing file, ") + kRelativePath;
     const std::string text = field.string(expected);
     if (text.empty()) field.fail("got an empty string", expected);
     const std::filesystem::path path(text);
-    if (path.is_absolute()) field.fail("\"" + text + "\" is absolute (the cache key must not depend on where the project lives)", expected);
+    if (path.is_absolute())
+        field.fail("\"" + text +
+                       "\" is absolute (the cache key must not depend on where the project lives)",
+                   expected);
     const std::filesystem::path resolved = (base / path).lexically_normal();
     std::error_code error;
-    const bool exists = directory ? std::filesystem::is_directory(resolved, error) : std::filesystem::is_regular_file(resolved, error);
-    if (!exists) field.fail("\"" + text + "\" not found (looked for " + resolved.string() + ")", expected);
+    const bool exists = directory ? std::filesystem::is_directory(resolved, error)
+                                  : std::filesystem::is_regular_file(resolved, error);
+    if (!exists)
+        field.fail("\"" + text + "\" not found (looked for " + resolved.string() + ")", expected);
     return text;
 }
 
-std::vector<std::string> read_nvrtc_options(const Field& field, const std::vector<Parameter>& parameters) {
+std::vector<std::string> read_nvrtc_options(const Field& field,
+                                            const std::vector<Parameter>& parameters) {
     std::vector<std::string> options;
     for (const Field& item : field.items("an array of strings")) {
         const std::string option = item.string("a string");
-        if (option.starts_with("-arch") || option.starts_with("--gpu-architecture") || option.starts_with("-gpu-architecture")) {
-            item.fail("\"" + option + "\" sets the architecture, which OptiML chooses per target", "no architecture option");
+        if (option.starts_with("-arch") || option.starts_with("--gpu-architecture") ||
+            option.starts_with("-gpu-architecture")) {
+            item.fail("\"" + option + "\" sets the architecture, which OptiML chooses per target",
+                      "no architecture option");
         }
         for (const std::string prefix : {"-D", "--define-macro="}) {
             if (!option.starts_with(prefix)) continue;
-            const std::string macro = option.substr(prefix.size(), option.find('=', prefix.size()) - prefix.size());
+            const std::string macro =
+                option.substr(prefix.size(), option.find('=', prefix.size()) - prefix.size());
             for (const Parameter& parameter : parameters) {
                 if (parameter.name == macro) {
-                    item.fail("\"" + option + "\" defines the tunable parameter " + macro, "no -D for a parameter (OptiML defines each variant's values)");
+                    item.fail("\"" + option + "\" defines the tunable parameter " + macro,
+                              "no -D for a parameter (OptiML defines each variant's values)");
                 }
             }
         }
@@ -282,7 +335,8 @@ Check read_check(const Field& field) {
     field.expect_object("an object with rtol and atol");
     field.allow_only({"rtol", "atol"});
     Check check;
-    for (const auto& [key, target] : {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}}) {
+    for (const auto& [key, target] :
+         {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}}) {
         if (const std::optional<Field> value = field.optional(key)) {
             *target = value->number("a number >= 0");
             if (*target < 0) value->fail_got("a number >= 0");
@@ -309,7 +363,8 @@ Budget read_budget(const Field& field) {
 }
 
 template <typename T, typename Read>
-std::vector<T> read_list(const Field& root, std::string_view key, const std::string& expected, Read read) {
+std::vector<T> read_list(const Field& root, std::string_view key, const std::string& expected,
+                         Read read) {
     std::vector<T> list;
     if (const std::optional<Field> field = root.optional(key)) {
         const std::vector<Field> items = field->items(expected);
@@ -322,33 +377,48 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
     const Field root(json, "", file_label);
-    root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch", "parameters", "constraints", "constants", "nvrtc_options", "check", "budget"});
+    root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch",
+                     "parameters", "constraints", "constants", "nvrtc_options", "check", "budget"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
-    spec.source_as_written = read_relative_path(root.required("source", std::string("the kernel source file, ") + kRelativePath), base, false);
+    spec.source_as_written = read_relative_path(
+        root.required("source", std::string("the kernel source file, ") + kRelativePath), base,
+        false);
     spec.source = (base / spec.source_as_written).lexically_normal();
     spec.kernel = spec.name;
     if (const std::optional<Field> kernel = root.optional("kernel")) {
-        const char* const expected = "the kernel's name or NVRTC name expression, e.g. \"gemm<float, 4>\"";
+        const char* const expected =
+            "the kernel's name or NVRTC name expression, e.g. \"gemm<float, 4>\"";
         spec.kernel = kernel->string(expected);
-        if (spec.kernel.find_first_not_of(" \t\n") == std::string::npos) kernel->fail("got an empty name", expected);
+        if (spec.kernel.find_first_not_of(" \t\n") == std::string::npos)
+            kernel->fail("got an empty name", expected);
     }
-    spec.include_dirs = read_list<std::string>(root, "include_dirs", "an array of directories, each relative to the spec file", [&](const Field& item, std::size_t) {
-        return read_relative_path(item, base, true);
-    });
+    spec.include_dirs = read_list<std::string>(
+        root, "include_dirs", "an array of directories, each relative to the spec file",
+        [&](const Field& item, std::size_t) { return read_relative_path(item, base, true); });
 
     const char* const arguments_expected = "an array of the kernel's arguments, in order";
     const Field arguments = root.required("arguments", arguments_expected);
-    if (arguments.items(arguments_expected).empty()) arguments.fail("got an empty array", "at least one argument (the kernel's parameters, in order)");
+    if (arguments.items(arguments_expected).empty())
+        arguments.fail("got an empty array",
+                       "at least one argument (the kernel's parameters, in order)");
     spec.arguments = read_list<Argument>(root, "arguments", arguments_expected, read_argument);
-    spec.launch = read_launch(root.required("launch", "an object with block, grid and optionally shared_memory_bytes"));
-    spec.parameters = read_list<Parameter>(root, "parameters", "an array of tunable parameters", [](const Field& item, std::size_t) { return read_parameter(item); });
-    spec.constraints = read_list<expr::Expr>(root, "constraints", "an array of expressions", [](const Field& item, std::size_t) { return item.expression(kExpression); });
-    spec.constants = read_list<ConstantSymbol>(root, "constants", "an array of __constant__ symbols", read_constant);
-    if (const std::optional<Field> options = root.optional("nvrtc_options")) spec.nvrtc_options = read_nvrtc_options(*options, spec.parameters);
+    spec.launch = read_launch(
+        root.required("launch", "an object with block, grid and optionally shared_memory_bytes"));
+    spec.parameters =
+        read_list<Parameter>(root, "parameters", "an array of tunable parameters",
+                             [](const Field& item, std::size_t) { return read_parameter(item); });
+    spec.constraints = read_list<expr::Expr>(
+        root, "constraints", "an array of expressions",
+        [](const Field& item, std::size_t) { return item.expression(kExpression); });
+    spec.constants = read_list<ConstantSymbol>(root, "constants",
+                                               "an array of __constant__ symbols", read_constant);
+    if (const std::optional<Field> options = root.optional("nvrtc_options"))
+        spec.nvrtc_options = read_nvrtc_options(*options, spec.parameters);
     if (const std::optional<Field> check = root.optional("check")) spec.check = read_check(*check);
-    if (const std::optional<Field> budget = root.optional("budget")) spec.budget = read_budget(*budget);
+    if (const std::optional<Field> budget = root.optional("budget"))
+        spec.budget = read_budget(*budget);
 }
 
 }  // namespace optiml::spec::detail

@@ -28,8 +28,10 @@ std::vector<Located> expressions(const Spec& spec) {
             all.push_back({"arguments[" + std::to_string(i) + "].count", &spec.arguments[i].count});
         }
     }
-    for (std::size_t d = 0; d < 3; ++d) all.push_back({"launch.block[" + std::to_string(d) + "]", &spec.launch.block[d]});
-    for (std::size_t d = 0; d < 3; ++d) all.push_back({"launch.grid[" + std::to_string(d) + "]", &spec.launch.grid[d]});
+    for (std::size_t d = 0; d < 3; ++d)
+        all.push_back({"launch.block[" + std::to_string(d) + "]", &spec.launch.block[d]});
+    for (std::size_t d = 0; d < 3; ++d)
+        all.push_back({"launch.grid[" + std::to_string(d) + "]", &spec.launch.grid[d]});
     all.push_back({"launch.shared_memory_bytes", &spec.launch.shared_memory_bytes});
     for (std::size_t i = 0; i < spec.constraints.size(); ++i) {
         all.push_back({"constraints[" + std::to_string(i) + "]", &spec.constraints[i]});
@@ -45,30 +47,39 @@ void check_unique_names(const Spec& spec, const std::string& file) {
     const auto declare = [&](const std::string& name, const std::string& where) {
         const auto [existing, inserted] = first_use.emplace(name, where);
         if (!inserted) {
-            fail(file, where + ".name", "\"" + name + "\" is already the name of " + existing->second,
+            fail(file, where + ".name",
+                 "\"" + name + "\" is already the name of " + existing->second,
                  "names unique across arguments, parameters and constants");
         }
     };
-    for (std::size_t i = 0; i < spec.arguments.size(); ++i) declare(spec.arguments[i].name, "arguments[" + std::to_string(i) + "]");
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i) declare(spec.parameters[i].name, "parameters[" + std::to_string(i) + "]");
-    for (std::size_t i = 0; i < spec.constants.size(); ++i) declare(spec.constants[i].name, "constants[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < spec.arguments.size(); ++i)
+        declare(spec.arguments[i].name, "arguments[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        declare(spec.parameters[i].name, "parameters[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < spec.constants.size(); ++i)
+        declare(spec.constants[i].name, "constants[" + std::to_string(i) + "]");
 }
 
 void check_names_known(const Spec& spec, const std::string& file) {
     std::vector<std::string> known;  // sorted, for the message
     for (const auto& [name, value] : spec.environment(spec.default_config())) known.push_back(name);
-    const std::string expected = "an integer scalar argument or a parameter: " + join_or(known, "none are declared");
+    const std::string expected =
+        "an integer scalar argument or a parameter: " + join_or(known, "none are declared");
     for (const Located& located : expressions(spec)) {
         for (const std::string& name : located.expression->names()) {
             if (std::binary_search(known.begin(), known.end(), name)) continue;
             std::string problem = "unknown name '" + name + "'";
             for (const Argument& argument : spec.arguments) {
                 if (argument.name != name) continue;
-                problem = argument.is_pointer ? "'" + name + "' is a pointer argument, which expressions cannot use"
-                                              : "'" + name + "' is a " + to_string(argument.type) + " argument, which expressions cannot use";
+                problem = argument.is_pointer
+                              ? "'" + name + "' is a pointer argument, which expressions cannot use"
+                              : "'" + name + "' is a " + to_string(argument.type) +
+                                    " argument, which expressions cannot use";
             }
             for (const ConstantSymbol& constant : spec.constants) {
-                if (constant.name == name) problem = "'" + name + "' is a __constant__ symbol, which expressions cannot use";
+                if (constant.name == name)
+                    problem =
+                        "'" + name + "' is a __constant__ symbol, which expressions cannot use";
             }
             fail(file, located.field, problem, expected);
         }
@@ -80,12 +91,14 @@ void check_has_output(const Spec& spec, const std::string& file) {
         if (argument.is_pointer && argument.role != Role::Input) return;
     }
     fail(file, "arguments", "no argument is an output",
-         "at least one pointer argument with \"role\": \"output\" or \"inout\" (what the check compares)");
+         "at least one pointer argument with \"role\": \"output\" or \"inout\" (what the check "
+         "compares)");
 }
 
 std::string describe_config(const expr::Env& env) {
     std::string text;
-    for (const auto& [name, value] : env) text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : env)
+        text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
     return text.empty() ? "no names" : text;
 }
 
@@ -97,7 +110,8 @@ void check_default_configuration(const Spec& spec, const std::string& file) {
         try {
             return located.expression->eval(env);
         } catch (const expr::ExprError& error) {
-            fail(file, located.field, "'" + located.expression->text() + "' fails" + defaults + ": " + error.what(),
+            fail(file, located.field,
+                 "'" + located.expression->text() + "' fails" + defaults + ": " + error.what(),
                  "an expression that evaluates for the defaults (the original kernel)");
         }
     };

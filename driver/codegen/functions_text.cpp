@@ -1,0 +1,194 @@
+// The generated definitions: the launcher (per-variant geometry, checks, cudaLaunchKernel), the
+// dispatch query and the __constant__ setters.
+#include <optional>
+#include <sstream>
+
+#include "driver/codegen/cpp_text.h"
+#include "driver/codegen/render.h"
+
+namespace optiml::codegen {
+namespace {
+
+// Prefix of the launcher's parameter names in the .cu (see launcher_parameters()).
+constexpr const char* arg_prefix = "arg_";
+
+// The geometry expressions as C++: integer scalar arguments by name, parameters as `values`.
+class GeometryPrinter {
+public:
+    GeometryPrinter(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values)
+        : spec_(spec), values_(values) {}
+
+    std::string print(const expr::Expr& expression, const std::string& field) const {
+        try {
+            return expression.to_cpp([this](std::string_view name) { return resolve(name); });
+        } catch (const expr::ExprError& error) {
+            throw CodegenError(spec_.file.string() + ": " + field + ": " + error.what() +
+                               "; expected names of integer scalar arguments or parameters");
+        }
+    }
+
+    // Assignments of every geometry field, each line starting with `indent`.
+    std::string assignments(std::string_view indent) const {
+        static constexpr const char* axes[] = {"x", "y", "z"};
+        std::string out;
+        for (std::size_t d = 0; d < 3; ++d) {
+            out += std::string(indent) + "geometry.block[" + std::to_string(d) + "] = " +
+                   print(spec_.launch.block[d], "launch.block[" + std::to_string(d) + "]") +
+                   ";  // " + axes[d] + "\n";
+        }
+        for (std::size_t d = 0; d < 3; ++d) {
+            out += std::string(indent) + "geometry.grid[" + std::to_string(d) + "] = " +
+                   print(spec_.launch.grid[d], "launch.grid[" + std::to_string(d) + "]") +
+                   ";  // " + axes[d] + "\n";
+        }
+        out += std::string(indent) + "geometry.shared_bytes = " +
+               print(spec_.launch.shared_memory_bytes, "launch.shared_memory_bytes") + ";\n";
+        return out;
+    }
+
+private:
+    std::optional<std::string> resolve(std::string_view name) const {
+        for (const spec::Argument& argument : spec_.arguments) {
+            if (argument.name != name) continue;
+            if (argument.is_pointer || spec::is_floating(argument.type)) return std::nullopt;
+            return "static_cast<long long>(" + std::string(arg_prefix) + argument.name + ")";
+        }
+        const auto found = values_.find(std::string(name));
+        if (found == values_.end()) return std::nullopt;
+        return long_long_literal(found->second);
+    }
+
+    const spec::Spec& spec_;
+    const std::map<std::string, std::int64_t>& values_;
+};
+
+std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
+    const std::string generated = "::" + generated_namespace(spec);
+    std::ostringstream out;
+    out << "cudaError_t " << spec.name << "(" << launcher_parameters(spec, arg_prefix) << ") {\n"
+        << "    int device = 0;\n"
+        << "    cudaError_t status = cudaGetDevice(&device);\n"
+        << "    if (status != cudaSuccess) return status;\n"
+        << "    cudaKernel_t kernel = nullptr;\n"
+        << "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+        << "    status = " << generated << "::table.resolve(device, &kernel, &dispatch);\n"
+        << "    if (status != cudaSuccess) return status;\n\n"
+        << "    // Each variant has its own geometry: the spec's expressions with its parameters.\n"
+        << "    ::optiml::rt::Geometry geometry{};\n";
+    const std::map<std::string, std::int64_t> defaults = default_values(spec);
+    const std::string original_assignments =
+        GeometryPrinter(spec, defaults).assignments(variants.empty() ? "    " : "            ");
+    const std::string original_comment =
+        "original kernel: " + parameters_text(spec, defaults);
+    if (variants.empty()) {
+        out << "    // " << original_comment << "\n" << original_assignments;
+    } else {
+        out << "    switch (dispatch.variant) {\n";
+        for (const PreparedVariant& prepared : variants) {
+            out << "        case " << prepared.index << ":  // " << prepared.variant->arch << ": "
+                << parameters_text(spec, prepared.variant->parameters) << "\n"
+                << GeometryPrinter(spec, prepared.variant->parameters).assignments("            ")
+                << "            break;\n";
+        }
+        out << "        default:  // " << original_comment << "\n"
+            << original_assignments << "            break;\n"
+            << "    }\n";
+    }
+    out << "    dim3 grid;\n"
+        << "    dim3 block;\n"
+        << "    std::size_t shared_bytes = 0;\n"
+        << "    status = ::optiml::rt::launch_configuration(geometry, &grid, &block, "
+           "&shared_bytes);\n"
+        << "    if (status != cudaSuccess) return status;\n"
+        << "    const void* original = " << generated << "::original_kernel();\n"
+        << "    status = " << generated
+        << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
+        << "    if (status != cudaSuccess) return status;\n\n";
+    if (spec.arguments.empty()) {
+        out << "    void** arguments = nullptr;\n";
+    } else {
+        out << "    void* arguments[] = {";
+        for (std::size_t i = 0; i < spec.arguments.size(); ++i) {
+            out << (i == 0 ? "" : ", ") << "&" << arg_prefix << spec.arguments[i].name;
+        }
+        out << "};\n";
+    }
+    out << "    // cudaLaunchKernel takes a library's cudaKernel_t in place of a function.\n"
+        << "    const void* function = kernel != nullptr ? static_cast<const void*>(kernel) : "
+           "original;\n"
+        << "    return cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);\n"
+        << "}\n";
+    return out.str();
+}
+
+std::string render_dispatch_query(const spec::Spec& spec) {
+    std::ostringstream out;
+    out << "::optiml::rt::Dispatch " << spec.name << "_dispatch(int device) {\n"
+        << "    cudaKernel_t kernel = nullptr;\n"
+        << "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+        << "    // On failure, resolve() names the error in dispatch.why.\n"
+        << "    static_cast<void>(::" << generated_namespace(spec)
+        << "::table.resolve(device, &kernel, &dispatch));\n"
+        << "    return dispatch;\n"
+        << "}\n";
+    return out.str();
+}
+
+std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
+                          const spec::ConstantSymbol& constant) {
+    const std::string type = spec::cpp_type(constant.type);
+    std::ostringstream out;
+    out << "cudaError_t " << setter_name(spec, constant) << "(const " << type
+        << "* values, std::size_t count, cudaStream_t stream) {\n"
+        << "    if (count > static_cast<std::size_t>(-1) / sizeof(" << type
+        << ")) return cudaErrorInvalidValue;\n"
+        << "    const std::size_t bytes = count * sizeof(" << type << ");\n"
+        << "    int device = 0;\n"
+        << "    cudaError_t status = cudaGetDevice(&device);\n"
+        << "    if (status != cudaSuccess) return status;\n"
+        << "    cudaKernel_t kernel = nullptr;\n"
+        << "    cudaLibrary_t library = nullptr;\n"
+        << "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+        << "    status = ::" << generated_namespace(spec)
+        << "::table.resolve(device, &kernel, &dispatch, &library);\n"
+        << "    if (status != cudaSuccess) return status;\n"
+        << "    if (library == nullptr) {\n"
+        << "        return cudaMemcpyToSymbolAsync(::" << constant.name
+        << ", values, bytes, 0, cudaMemcpyHostToDevice, stream);\n"
+        << "    }\n";
+    if (variants.empty()) {
+        // No library is ever loaded; the branch above always returns.
+        out << "    return cudaErrorInvalidValue;\n}\n";
+        return out.str();
+    }
+    out << "    // The symbol's name inside each variant's images, by variant number.\n"
+        << "    static const char* const symbols[] = {";
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const auto found = variants[i].variant->constant_symbols.find(constant.name);
+        const std::string& symbol =
+            found != variants[i].variant->constant_symbols.end() ? found->second : constant.name;
+        out << (i == 0 ? "" : ", ") << string_literal(symbol);
+    }
+    out << "};\n"
+        << "    void* address = nullptr;\n"
+        << "    std::size_t size = 0;\n"
+        << "    status = cudaLibraryGetGlobal(&address, &size, library, "
+           "symbols[dispatch.variant]);\n"
+        << "    if (status != cudaSuccess) return status;\n"
+        << "    if (bytes > size) return cudaErrorInvalidValue;\n"
+        << "    return cudaMemcpyAsync(address, values, bytes, cudaMemcpyHostToDevice, stream);\n"
+        << "}\n";
+    return out.str();
+}
+
+}  // namespace
+
+std::string render_functions(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
+    std::string out = render_launcher(spec, variants) + "\n" + render_dispatch_query(spec);
+    for (const spec::ConstantSymbol& constant : spec.constants) {
+        out += "\n" + render_setter(spec, variants, constant);
+    }
+    return out;
+}
+
+}  // namespace optiml::codegen

@@ -1,0 +1,105 @@
+// The generated .cu: includes the user's kernel (the fallback nvcc compiles), embeds the tuned
+// images as byte arrays and ties them to the runtime's KernelTable.
+#include <cctype>
+#include <sstream>
+
+#include "driver/codegen/cpp_text.h"
+#include "driver/codegen/render.h"
+
+namespace optiml::codegen {
+namespace {
+
+struct EmbeddedImage {
+    const PreparedVariant* variant;
+    bool is_ptx;
+    std::string name;  // the array's name
+};
+
+std::vector<EmbeddedImage> embedded_images(const std::vector<PreparedVariant>& variants) {
+    std::vector<EmbeddedImage> images;
+    for (const PreparedVariant& variant : variants) {
+        if (!variant.variant->cubin.empty()) {
+            images.push_back({&variant, false, "image_" + std::to_string(images.size())});
+        }
+        if (!variant.variant->ptx.empty()) {
+            images.push_back({&variant, true, "image_" + std::to_string(images.size())});
+        }
+    }
+    return images;
+}
+
+// An #include of `path` exactly: header names have no escapes, so a path that needs one is refused.
+std::string include_directive(const spec::Spec& spec, const std::string& path) {
+    for (const char c : path) {
+        if (c == '"' || c == '\\' || std::iscntrl(static_cast<unsigned char>(c))) {
+            throw CodegenError(spec.file.string() + ": the path " + path +
+                               " cannot appear in an #include (it contains a quote, a backslash "
+                               "or a control character); expected a plain path (move or rename "
+                               "the file)");
+        }
+    }
+    return "#include \"" + path + "\"\n";
+}
+
+// The kernel named from the global namespace, so that generated names cannot shadow it.
+std::string global_kernel(const spec::Spec& spec) {
+    return spec.kernel.starts_with("::") ? spec.kernel : "::" + spec.kernel;
+}
+
+}  // namespace
+
+std::string generated_namespace(const spec::Spec& spec) { return "optiml_generated_" + spec.name; }
+
+std::string render_images(const std::vector<PreparedVariant>& variants) {
+    const std::vector<EmbeddedImage> images = embedded_images(variants);
+    if (images.empty()) {
+        return "// No tuned variants: every device runs the original kernel.\n"
+               "::optiml::rt::KernelTable table(nullptr, 0);\n";
+    }
+    std::ostringstream out;
+    for (const EmbeddedImage& image : images) {
+        const Variant& variant = *image.variant->variant;
+        const std::string& bytes = image.is_ptx ? variant.ptx : variant.cubin;
+        out << "// Variant " << image.variant->index << " (" << variant.arch << "): "
+            << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN") << ", " << bytes.size()
+            << " bytes.\n"
+            << "alignas(64) const unsigned char " << image.name << "[] = {\n"
+            << hex_bytes(bytes, image.is_ptx, "    ") << "};\n\n";
+    }
+    out << "const ::optiml::rt::Image images[] = {\n";
+    for (const EmbeddedImage& image : images) {
+        const Variant& variant = *image.variant->variant;
+        out << "    {" << image.variant->arch << ", " << (image.is_ptx ? "true" : "false") << ", "
+            << image.name << ", sizeof(" << image.name << "), "
+            << string_literal(variant.lowered_name) << ", " << image.variant->index << "},\n";
+    }
+    out << "};\n\n"
+        << "// Constant-initialized: launchers work even from other static initializers.\n"
+        << "::optiml::rt::KernelTable table(images, sizeof(images) / sizeof(images[0]));\n";
+    return out.str();
+}
+
+std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
+                          const std::vector<std::string>& notes) {
+    std::ostringstream out;
+    out << render_dispatch_comment(spec, variants, notes) << "\n"
+        << "// First, so that macros the kernel source defines cannot reach the declarations.\n"
+        << include_directive(spec, header_path(spec.name).generic_string()) << "\n"
+        << "#include <cstddef>\n\n"
+        << "// The user's kernel, compiled by nvcc with its own defaults: the fallback.\n"
+        << include_directive(spec, spec.source.generic_string()) << "\n"
+        << "namespace " << generated_namespace(spec) << " {\n"
+        << "namespace {\n\n"
+        << render_images(variants) << "\n"
+        << "// The original kernel as nvcc compiled it above.\n"
+        << "const void* original_kernel() { return reinterpret_cast<const void*>(&"
+        << global_kernel(spec) << "); }\n\n"
+        << "}  // namespace\n"
+        << "}  // namespace " << generated_namespace(spec) << "\n\n"
+        << "namespace optiml {\n\n"
+        << render_functions(spec, variants) << "\n"
+        << "}  // namespace optiml\n";
+    return out.str();
+}
+
+}  // namespace optiml::codegen

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Tunes one example end to end as a user would (CMake build with an empty cache and no seed),
+# then checks that the build tuned, that the program's results are right (it compares with a
+# CPU reference and exits non-zero otherwise), and that this GPU runs the tuned variant.
+set -euo pipefail
+example=$1 optiml=$2 optiml_dir=$3 source_dir=$4
+
+if ! "$optiml" devices | grep -q "sm_"; then
+  echo "no CUDA GPU on this machine: skipped"
+  exit 77
+fi
+arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$source_dir/examples/$example" "$work/src"
+rm -rf "$work/src/optiml-seed"  # tune from nothing: the committed seed must not answer
+export OPTIML_CACHE_DIR=$work/cache OPTIML_MODE=auto
+
+cmake -S "$work/src" -B "$work/build" -G Ninja -DOptiML_DIR="$optiml_dir" \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$work/configure.log"
+cmake --build "$work/build" 2>&1 | tee "$work/build.log"
+
+fail() { echo "FAILED: $*"; exit 1; }
+grep -q "sm_$arch: cache miss" "$work/build.log" || fail "the build did not look up and miss sm_$arch"
+grep -q "sm_$arch: done:" "$work/build.log" || fail "the build did not finish tuning"
+grep -q "optiml: warning" "$work/build.log" && fail "the build warned although it tuned"
+grep -q "kernel.cubin\|CUBIN" "$work/build/"*/optiml_"$example".cu 2>/dev/null ||
+  grep -rq "sm_$arch" "$work/build" --include="optiml_$example.cu" || fail "the generated launcher has no sm_$arch image"
+
+"$work/build/$example" | tee "$work/run.log"
+grep -q "variant: tuned" "$work/run.log" || fail "this GPU did not dispatch to the tuned variant"
+test "$("$optiml" cache --cache-dir "$work/cache" ls | wc -l)" -eq 1 || fail "expected one cache entry"
+"$optiml" cache --cache-dir "$work/cache" verify
+echo "PASSED: $example tuned, correct, and dispatched to the tuned variant"

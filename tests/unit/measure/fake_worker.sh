@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A stand-in for optiml-worker that speaks the protocol without a GPU, for testing the
+# driver's handling of workers that answer, crash, or hang. The candidate's "symbol" picks:
+#   ok -> a measurement; crash -> exit mid-request; hang -> never answer; sticky -> fatal reply.
+# Each started worker appends a line to $FAKE_WORKER_LOG so tests can count restarts.
+echo started >> "${FAKE_WORKER_LOG:-/dev/null}"
+while IFS= read -r line; do
+  case "$line" in
+    *'"op":"probe"'*) echo '{"ok":true,"devices":[{"index":0,"name":"Fake GPU","arch":90,"sms":1,"l2_bytes":1024,"driver":13000}]}' ;;
+    *'"op":"setup"'*|*'"op":"reference"'*) echo '{"ok":true}' ;;
+    *'"symbol":"crash"'*) exit 9 ;;
+    *'"symbol":"hang"'*) sleep 30 ;;
+    *'"symbol":"sticky"'*) echo '{"ok":false,"status":"launch_error","message":"CUDA_ERROR_ILLEGAL_ADDRESS","fatal":true}'; exit 3 ;;
+    *) echo '{"ok":true,"status":"ok","median_ms":1.5,"min_ms":1.4,"max_ms":1.7,"runs":10}' ;;
+  esac
+done

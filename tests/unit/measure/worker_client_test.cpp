@@ -1,0 +1,90 @@
+// The driver's side of worker isolation, against a scripted worker (fake_worker.sh) that can
+// answer, crash or hang on request: the real worker needs a GPU; these rules must hold in CI.
+#include "driver/measure/worker_client.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace optiml::measure {
+namespace {
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+class WorkerClientTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        log_ = fs::temp_directory_path() / ("fake-worker-" + std::to_string(::getpid()) + ".log");
+        fs::remove(log_);
+        setenv("FAKE_WORKER_LOG", log_.c_str(), 1);
+    }
+    void TearDown() override { fs::remove(log_); }
+    int workers_started() const {
+        std::ifstream in(log_);
+        int lines = 0;
+        for (std::string line; std::getline(in, line);) ++lines;
+        return lines;
+    }
+    static LaunchSpec candidate(const std::string& behaviour) {
+        LaunchSpec launch;
+        launch.symbol = behaviour;
+        launch.image_path = "/nonexistent";
+        return launch;
+    }
+    fs::path log_;
+};
+
+TEST_F(WorkerClientTest, ProbeListsTheWorkersDevices) {
+    const auto devices = probe_devices(OPTIML_FAKE_WORKER);
+    ASSERT_EQ(devices.size(), 1u);
+    EXPECT_EQ(devices[0].name, "Fake GPU");
+    EXPECT_EQ(devices[0].arch, 90);
+}
+
+TEST_F(WorkerClientTest, AMissingWorkerMeansNoGpu) {
+    EXPECT_TRUE(probe_devices("/nonexistent/optiml-worker").empty());
+}
+
+TEST_F(WorkerClientTest, AWorkerThatCannotStartMeansNoGpu) {
+    // What happens on a machine without libcuda: the exec fails and the child exits 127.
+    EXPECT_TRUE(probe_devices("/etc/hostname").empty());
+}
+
+TEST_F(WorkerClientTest, ACrashFailsThatCandidateOnlyAndAFreshWorkerTakesOver) {
+    RemoteSession session(OPTIML_FAKE_WORKER, 0, {}, candidate("ok"));
+    session.start();
+    const Measurement crashed = session.evaluate(candidate("crash"), {}, 10s);
+    EXPECT_FALSE(crashed.ok);
+    EXPECT_EQ(crashed.status, "worker_died");
+    EXPECT_NE(crashed.message.find("status 9"), std::string::npos) << crashed.message;
+    const Measurement next = session.evaluate(candidate("ok"), {}, 10s);
+    EXPECT_TRUE(next.ok) << next.message;
+    EXPECT_DOUBLE_EQ(next.median_ms, 1.5);
+    EXPECT_EQ(workers_started(), 2);
+}
+
+TEST_F(WorkerClientTest, AHangIsCutOffByTheTimeoutAndTheWorkerKilled) {
+    RemoteSession session(OPTIML_FAKE_WORKER, 0, {}, candidate("ok"));
+    session.start();
+    const auto start = std::chrono::steady_clock::now();
+    const Measurement hung = session.evaluate(candidate("hang"), {}, 300ms);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s) << "the driver waited for the hang";
+    EXPECT_EQ(hung.status, "timeout");
+    EXPECT_TRUE(session.evaluate(candidate("ok"), {}, 10s).ok);
+    EXPECT_EQ(workers_started(), 2);
+}
+
+TEST_F(WorkerClientTest, AStickyErrorReplyRestartsTheWorker) {
+    RemoteSession session(OPTIML_FAKE_WORKER, 0, {}, candidate("ok"));
+    session.start();
+    const Measurement sticky = session.evaluate(candidate("sticky"), {}, 10s);
+    EXPECT_EQ(sticky.status, "launch_error");
+    EXPECT_TRUE(sticky.fatal);
+    EXPECT_TRUE(session.evaluate(candidate("ok"), {}, 10s).ok);
+    EXPECT_EQ(workers_started(), 2);
+}
+
+}  // namespace
+}  // namespace optiml::measure

@@ -1,0 +1,101 @@
+#include "driver/search/search.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace optiml::search {
+namespace {
+
+Space two_parameter_space() {
+    Space space;
+    space.names = {"block", "items"};
+    space.values = {{64, 128, 256}, {1, 2, 4}};
+    space.defaults = {{"block", 128}, {"items", 1}};
+    space.is_valid = [](const Config& c) { return c.at("block") * c.at("items") <= 512; };
+    return space;
+}
+
+// Times as a function of the configuration; a chosen configuration fails verification.
+class TableEvaluator : public Evaluator {
+public:
+    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+        std::vector<Outcome> outcomes;
+        for (const auto& c : batch) {
+            seen.push_back(c);
+            Outcome o;
+            if (c == failing) {
+                o.status = "mismatch";
+                o.message = "planted";
+            } else {
+                o.ok = true;
+                o.status = "ok";
+                o.median_ms = 10.0 / static_cast<double>(c.at("items")) + static_cast<double>(c.at("block")) / 1000.0;
+            }
+            outcomes.push_back(o);
+        }
+        return outcomes;
+    }
+    std::vector<Config> seen;
+    Config failing;
+};
+
+TEST(Space, EnumeratesOnlyValidConfigurations) {
+    const auto configs = two_parameter_space().enumerate_valid();
+    EXPECT_EQ(configs.size(), 8u);  // 9 combinations minus 256x4
+    for (const auto& c : configs) EXPECT_LE(c.at("block") * c.at("items"), 512);
+}
+
+TEST(Search, ExhaustiveWhenTheSpaceFitsAndDefaultFirst) {
+    TableEvaluator evaluator;
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9});
+    EXPECT_EQ(result.strategy, "exhaustive");
+    EXPECT_EQ(result.trace.size(), 8u);
+    EXPECT_EQ(evaluator.seen.front(), (Config{{"block", 128}, {"items", 1}}));
+    ASSERT_TRUE(result.baseline && result.best);
+    EXPECT_EQ(*result.baseline, 0u);
+    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 4}}));
+    std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
+    EXPECT_EQ(unique.size(), evaluator.seen.size()) << "a configuration was evaluated twice";
+}
+
+TEST(Search, AFailingConfigurationIsNeverTheWinner) {
+    TableEvaluator evaluator;
+    evaluator.failing = {{"block", 64}, {"items", 4}};
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9});
+    ASSERT_TRUE(result.best);
+    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 128}, {"items", 4}}));
+}
+
+TEST(Search, RandomSampleWithinBudgetIsSeededAndIncludesTheDefault) {
+    TableEvaluator first;
+    TableEvaluator second;
+    const Result a = run_search(two_parameter_space(), first, {4, 1e9}, {}, 7);
+    const Result b = run_search(two_parameter_space(), second, {4, 1e9}, {}, 7);
+    EXPECT_EQ(a.strategy, "random");
+    EXPECT_EQ(a.trace.size(), 4u);
+    EXPECT_EQ(first.seen, second.seen);
+    EXPECT_EQ(first.seen.front(), (Config{{"block", 128}, {"items", 1}}));
+}
+
+TEST(Search, StopsWhenTheTimeBudgetIsSpent) {
+    TableEvaluator evaluator;
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 0.0});
+    EXPECT_TRUE(result.stopped_by_time);
+    EXPECT_EQ(result.trace.size(), 1u);  // only the baseline
+}
+
+TEST(Search, ReportsProgressAfterEveryBatch) {
+    TableEvaluator evaluator;
+    std::vector<std::size_t> sizes;
+    run_search(two_parameter_space(), evaluator, {100, 1e9},
+               [&](const Result& r) { sizes.push_back(r.trace.size()); }, 1, 3);
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{1, 4, 7, 8}));
+}
+
+TEST(Search, FormatsConfigurationsByName) {
+    EXPECT_EQ(format_config({{"b", 2}, {"a", 1}}), "a=1 b=2");
+}
+
+}  // namespace
+}  // namespace optiml::search
