@@ -42,8 +42,8 @@ std::filesystem::path make_staging_dir(const std::filesystem::path& staging_root
         // 0777 lets the umask decide (unlike mkdtemp's 0700), so shared caches stay readable.
         if (::mkdir(staging.c_str(), 0777) == 0) return staging;
         if (errno != EEXIST) {
-            throw CacheError(staging.string() + ": cannot create directory: " +
-                             std::strerror(errno));
+            throw CacheError(staging.string() +
+                             ": cannot create directory: " + std::strerror(errno));
         }
     }
 }

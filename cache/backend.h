@@ -11,7 +11,7 @@
 namespace optiml::cache {
 
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     // For messages: a folder or a URL.
     virtual std::string location() const = 0;
@@ -24,14 +24,14 @@ public:
 
 // A Store seen through the Backend interface.
 class LocalBackend final : public Backend {
-public:
+  public:
     explicit LocalBackend(Store store) : store_(std::move(store)) {}
     std::string location() const override { return store_.root().string(); }
     bool writable() const override { return !store_.read_only(); }
     std::optional<Entry> fetch(const std::string& key) override { return store_.get(key); }
     bool publish(const Entry& entry) override { return store_.insert(entry); }
 
-private:
+  private:
     Store store_;
 };
 

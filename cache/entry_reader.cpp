@@ -5,6 +5,7 @@
 #include "cache/file_io.h"
 #include "cache/key.h"
 #include "cache/layout.h"
+#include "cache/manifest.h"
 
 namespace optiml::cache::detail {
 
@@ -77,23 +78,13 @@ std::map<std::string, std::string> recorded_hashes(const nlohmann::json& manifes
         if (!hash.is_string()) damaged(path, "\"sha256\"[\"" + name + "\"] is not a string", fix);
         recorded[name] = hash.get<std::string>();
     }
-    auto files = manifest.find("files");
-    if (files == manifest.end() || !files->is_array()) {
-        damaged(path, "\"files\" is missing or not an array of file names", fix);
+    std::optional<std::vector<std::string>> referenced = referenced_file_names(manifest);
+    if (!referenced) {
+        damaged(path, "\"files\" is neither role -> file name nor a list of file names", fix);
     }
-    std::map<std::string, std::string> listed;
-    for (const nlohmann::json& name : *files) {
-        if (!name.is_string()) damaged(path, "\"files\" holds a value that is not a string", fix);
-        listed[name.get<std::string>()];
-    }
-    for (const auto& [name, hash] : recorded) {
-        if (!listed.contains(name)) {
-            damaged(path, "\"sha256\" lists '" + name + "' but \"files\" does not", fix);
-        }
-    }
-    for (const auto& [name, unused] : listed) {
+    for (const std::string& name : *referenced) {
         if (!recorded.contains(name)) {
-            damaged(path, "\"files\" lists '" + name + "' but \"sha256\" has no hash for it", fix);
+            damaged(path, "\"files\" names '" + name + "' but \"sha256\" has no hash for it", fix);
         }
     }
     return recorded;

@@ -19,7 +19,7 @@ namespace {
 
 // Closes the descriptor on every path out of a function.
 class FileDescriptor {
-public:
+  public:
     explicit FileDescriptor(int fd) : fd_(fd) {}
     ~FileDescriptor() {
         if (fd_ >= 0) ::close(fd_);
@@ -34,7 +34,7 @@ public:
         return result;
     }
 
-private:
+  private:
     int fd_;
 };
 

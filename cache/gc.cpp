@@ -4,7 +4,6 @@
 #include <tuple>
 
 #include "cache/atomic_write.h"
-#include "cache/entry_reader.h"
 #include "cache/layout.h"
 #include "cache/store.h"
 
@@ -54,7 +53,8 @@ std::filesystem::file_time_type last_use(const std::filesystem::path& root,
 // <key>.used markers outlive their entry when a read races a removal.
 void remove_orphan_markers(const std::filesystem::path& root) {
     std::error_code error;
-    for (const auto& shard : std::filesystem::directory_iterator(detail::entries_dir(root), error)) {
+    for (const auto& shard :
+         std::filesystem::directory_iterator(detail::entries_dir(root), error)) {
         std::error_code shard_error;
         for (const auto& item : std::filesystem::directory_iterator(shard.path(), shard_error)) {
             const std::string name = item.path().filename().string();
@@ -80,8 +80,8 @@ std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes) const
     require_writable("collect garbage");
     const std::filesystem::path staging = detail::staging_root(root_);
     auto remove_entry = [&](const std::string& key) {
-        const bool removed = detail::remove_directory_atomically(entry_dir(key), staging,
-                                                                 key + ".gc");
+        const bool removed =
+            detail::remove_directory_atomically(entry_dir(key), staging, key + ".gc");
         std::error_code ignored;
         std::filesystem::remove(detail::used_marker(root_, key), ignored);
         return removed;
@@ -92,10 +92,9 @@ std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes) const
 
     std::vector<LiveEntry> live;
     std::uint64_t total = 0;
-    const std::string fix = detail::damage_fix(root_, read_only_);
     for (const std::string& key : keys()) {
         try {
-            if (!detail::load_entry(root_, key, fix)) continue;  // removed by someone else
+            if (!inspect(key)) continue;  // removed by someone else
         } catch (const DamagedEntryError&) {
             if (remove_entry(key)) removed.push_back(key);
             continue;

@@ -32,8 +32,9 @@ void hash_field(detail::Sha256& hash, std::string_view tag, std::string_view val
 
 void check_source_path(const SourceFile& source) {
     if (source.relative_path.empty()) {
-        throw CacheError("cache key: a source file has an empty path; give each source its path "
-                         "relative to the spec file");
+        throw CacheError(
+            "cache key: a source file has an empty path; give each source its path "
+            "relative to the spec file");
     }
     if (source.relative_path.front() == '/') {
         throw CacheError("cache key: source path '" + source.relative_path +

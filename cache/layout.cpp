@@ -6,9 +6,13 @@
 
 namespace optiml::cache::detail {
 
-std::filesystem::path entries_dir(const std::filesystem::path& root) { return root / "entries"; }
+std::filesystem::path entries_dir(const std::filesystem::path& root) {
+    return root / "entries";
+}
 
-std::filesystem::path staging_root(const std::filesystem::path& root) { return root / "tmp"; }
+std::filesystem::path staging_root(const std::filesystem::path& root) {
+    return root / "tmp";
+}
 
 std::filesystem::path shard_dir(const std::filesystem::path& root, const std::string& key) {
     // 256 shards keep directories small even with many thousands of entries.

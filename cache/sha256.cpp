@@ -26,7 +26,9 @@ Sha256::Sha256() : context_(EVP_MD_CTX_new()) {
     }
 }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(context_); }
+Sha256::~Sha256() {
+    EVP_MD_CTX_free(context_);
+}
 
 void Sha256::update(std::string_view bytes) {
     if (EVP_DigestUpdate(context_, bytes.data(), bytes.size()) != 1) fail("EVP_DigestUpdate");

@@ -10,7 +10,7 @@ struct evp_md_ctx_st;
 namespace optiml::cache::detail {
 
 class Sha256 {
-public:
+  public:
     Sha256();
     ~Sha256();
     Sha256(const Sha256&) = delete;
@@ -20,7 +20,7 @@ public:
     // Finishes the digest; the object must not be updated afterwards.
     std::string hex_digest();
 
-private:
+  private:
     evp_md_ctx_st* context_;
 };
 

@@ -18,10 +18,10 @@ Store::Store(std::filesystem::path root, bool read_only)
         throw CacheError(root_.string() + ": not a directory; a cache is a folder");
     }
     if (read_only_ && !std::filesystem::is_directory(detail::entries_dir(root_), error)) {
-        throw CacheError(root_.string() +
-                         (exists ? ": not an OptiML cache (it has no entries/ folder)"
-                                 : ": no such directory") +
-                         "; a seed cache is written with `optiml cache export --to <dir>`");
+        throw CacheError(
+            root_.string() +
+            (exists ? ": not an OptiML cache (it has no entries/ folder)" : ": no such directory") +
+            "; a seed cache is written with `optiml cache export --to <dir>`");
     }
 }
 
@@ -37,9 +37,12 @@ void Store::require_writable(const std::string& action) const {
     }
 }
 
+std::optional<Entry> Store::inspect(const std::string& key) const {
+    return detail::load_entry(root_, key, detail::damage_fix(root_, read_only_));
+}
+
 std::optional<Entry> Store::get(const std::string& key) const {
-    std::optional<Entry> entry =
-        detail::load_entry(root_, key, detail::damage_fix(root_, read_only_));
+    std::optional<Entry> entry = inspect(key);
     // Entries are immutable, so recency lives in a sibling file that gc reads.
     if (entry && !read_only_) detail::touch(detail::used_marker(root_, key));
     return entry;
@@ -51,7 +54,9 @@ bool Store::contains(const std::string& key) const {
     return std::filesystem::is_directory(entry_dir(key), error);
 }
 
-void Store::put(const Entry& entry) { insert(entry); }
+void Store::put(const Entry& entry) {
+    insert(entry);
+}
 
 bool Store::insert(const Entry& entry) {
     require_writable("store entry " + entry.key);
@@ -90,7 +95,8 @@ bool Store::insert(const Entry& entry) {
 std::vector<std::string> Store::keys() const {
     std::vector<std::string> keys;
     std::error_code error;
-    for (const auto& shard : std::filesystem::directory_iterator(detail::entries_dir(root_), error)) {
+    for (const auto& shard :
+         std::filesystem::directory_iterator(detail::entries_dir(root_), error)) {
         if (!shard.is_directory(error)) continue;
         const std::string shard_name = shard.path().filename().string();
         for (const auto& item : std::filesystem::directory_iterator(shard.path(), error)) {
@@ -108,11 +114,10 @@ std::vector<std::string> Store::keys() const {
 
 std::vector<Store::VerifyResult> Store::verify() const {
     std::vector<VerifyResult> results;
-    const std::string fix = detail::damage_fix(root_, read_only_);
     for (const std::string& key : keys()) {
         try {
-            // Loaded directly rather than through get(): verifying is not a use for LRU.
-            if (detail::load_entry(root_, key, fix)) results.push_back({key, true, {}});
+            // Verifying is not a use: it must not change gc's LRU order.
+            if (inspect(key)) results.push_back({key, true, {}});
         } catch (const CacheError& error) {
             results.push_back({key, false, error.what()});
         }

@@ -19,24 +19,25 @@
 namespace optiml::cache {
 
 class CacheError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 // An entry that exists but is damaged: unparsable manifest, missing file, or a file whose
 // SHA-256 differs from the manifest's. The message names the path, the problem and the fix.
 class DamagedEntryError : public CacheError {
-public:
+  public:
     using CacheError::CacheError;
 };
 
 struct Entry {
     std::string key;
-    // See docs/caching.md for its fields. The store owns "key", "files" (sorted file names) and
-    // "sha256" (file -> hex): put() overwrites them; everything else is stored unchanged.
+    // See docs/caching.md for its fields. put() writes "key" and "sha256" (file -> hex); an
+    // optional "files" (role -> file name, or a list of names) must name only files in `files`;
+    // everything else is stored unchanged.
     nlohmann::json manifest;
-    std::map<std::string, std::string> files;      // file name (no slashes) -> bytes
-    std::filesystem::path directory;               // where it was read from (empty if new)
+    std::map<std::string, std::string> files;  // file name (no slashes) -> bytes
+    std::filesystem::path directory;           // where it was read from (empty if new)
 };
 
 // $OPTIML_CACHE_DIR, else $XDG_CACHE_HOME/optiml, else $HOME/.cache/optiml. Empty variables
@@ -44,7 +45,7 @@ struct Entry {
 std::filesystem::path default_cache_dir();
 
 class Store {
-public:
+  public:
     // A writable store creates its folders on the first put(). A read-only store (a seed
     // cache) must already exist and contain entries/; otherwise CacheError says so.
     explicit Store(std::filesystem::path root, bool read_only = false);
@@ -57,6 +58,8 @@ public:
     // A writable store touches <key>.used so that gc evicts the least recently used first.
     // Throws CacheError when `key` is not 64 lowercase hex digits.
     std::optional<Entry> get(const std::string& key) const;
+    // get() without counting as a use for gc (for `optiml cache ls`/`show`).
+    std::optional<Entry> inspect(const std::string& key) const;
     // Whether an entry folder exists for `key` (its contents are not verified).
     bool contains(const std::string& key) const;
 
@@ -94,7 +97,7 @@ public:
     // Removes the entry atomically; false when it was absent. CacheError on a read-only store.
     bool remove(const std::string& key);
 
-private:
+  private:
     std::filesystem::path entry_dir(const std::string& key) const;
     void require_writable(const std::string& action) const;
     std::filesystem::path root_;

@@ -1,7 +1,6 @@
 // Store::export_to and Store::import_from: whole entries between two stores, through put().
 #include <vector>
 
-#include "cache/entry_reader.h"
 #include "cache/layout.h"
 #include "cache/store.h"
 
@@ -11,10 +10,9 @@ namespace {
 
 // Reads everything before writing anything, so a damaged source changes nothing.
 std::vector<Entry> read_all(const Store& source, const std::vector<std::string>& keys) {
-    const std::string fix = detail::damage_fix(source.root(), source.read_only());
     std::vector<Entry> entries;
     for (const std::string& key : keys) {
-        std::optional<Entry> entry = detail::load_entry(source.root(), key, fix);
+        std::optional<Entry> entry = source.inspect(key);  // copying is not a use
         if (!entry) {
             throw CacheError(source.root().string() + ": no entry " + key +
                              "; `optiml cache ls` lists the keys present");

@@ -38,7 +38,8 @@ function(_optiml_spec_string json spec_file field out_var)
                         "(see docs/spec.md)")
   endif()
   if(NOT type STREQUAL "STRING")
-    message(FATAL_ERROR "${spec_file}: ${field}: is a ${type}; expected a non-empty string")
+    string(TOLOWER "${type}" type)
+    message(FATAL_ERROR "${spec_file}: ${field}: is a JSON ${type}; expected a non-empty string")
   endif()
   string(JSON value GET "${json}" "${field}")
   if(value STREQUAL "")
@@ -168,7 +169,8 @@ function(optiml_optimize_kernel target)
                         "(see docs/spec.md).")
   endif()
   if(NOT top_type STREQUAL "OBJECT")
-    message(FATAL_ERROR "${spec}: the top level is a ${top_type}; expected a JSON object.")
+    string(TOLOWER "${top_type}" top_type)
+    message(FATAL_ERROR "${spec}: the top level is a JSON ${top_type}; expected a JSON object.")
   endif()
   _optiml_spec_string("${json}" "${spec}" name name)
   if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
@@ -237,8 +239,9 @@ function(optiml_optimize_kernel target)
   foreach(seed IN LISTS arg_CACHE_SEED)
     cmake_path(ABSOLUTE_PATH seed BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
     if(NOT IS_DIRECTORY "${seed}")
-      message(FATAL_ERROR "${call}: CACHE_SEED directory ${seed} does not exist; create it (it may "
-                          "stay empty until `optiml cache export --to ${seed}` fills it).")
+      # Not fatal: a project may name its seed before the first export creates it.
+      message(WARNING "${call}: CACHE_SEED directory ${seed} does not exist; until "
+                      "`optiml cache export --to ${seed}` creates it, no seed entries are used.")
     endif()
     list(APPEND seed_args --seed "${seed}")
     # New or changed seed entries (e.g. after a pull) re-run the driver.
@@ -259,8 +262,10 @@ function(optiml_optimize_kernel target)
   set(header "${out_dir}/include/optiml/${name}.h")
   set(launcher "${out_dir}/optiml_${name}.cu")
   set(depfile "${out_dir}/${name}.d")
+  # The launcher comes first: Ninja checks that the depfile names the first output, and the
+  # driver's depfile names the launcher.
   add_custom_command(
-    OUTPUT "${header}" "${launcher}"
+    OUTPUT "${launcher}" "${header}"
     COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
     DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
@@ -269,7 +274,7 @@ function(optiml_optimize_kernel target)
     COMMENT "OptiML: kernel ${name} of ${target} for ${sm_list} (mode ${mode})"
     VERBATIM)
 
-  target_sources(${target} PRIVATE "${header}" "${launcher}")
+  target_sources(${target} PRIVATE "${launcher}" "${header}")
   target_include_directories(${target} PRIVATE "${out_dir}/include")
   if(NOT kernels)
     # Through the properties rather than target_link_libraries(), so that a target linked with

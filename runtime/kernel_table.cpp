@@ -23,9 +23,9 @@ const char* intern(const std::string& message) {
 }
 
 const char* load_failure_reason(const Image& image, cudaError_t status) {
-    return intern(std::string("loading the tuned ") + (image.is_ptx ? "PTX (compute_" : "CUBIN (sm_") +
-                  std::to_string(image.arch) + ") failed with " + cudaGetErrorName(status) +
-                  "; original kernel");
+    return intern(std::string("loading the tuned ") +
+                  (image.is_ptx ? "PTX (compute_" : "CUBIN (sm_") + std::to_string(image.arch) +
+                  ") failed with " + cudaGetErrorName(status) + "; original kernel");
 }
 
 cudaError_t query_arch(int device, int* arch) {
@@ -102,8 +102,8 @@ void KernelTable::load_into(Slot& slot, int image) {
     }
     const Image& chosen = images_[image];
     cudaLibrary_t library = nullptr;
-    cudaError_t status = cudaLibraryLoadData(&library, chosen.data, nullptr, nullptr, 0, nullptr,
-                                             nullptr, 0);
+    cudaError_t status =
+        cudaLibraryLoadData(&library, chosen.data, nullptr, nullptr, 0, nullptr, nullptr, 0);
     cudaKernel_t kernel = nullptr;
     if (status == cudaSuccess) {
         status = cudaLibraryGetKernel(&kernel, library, chosen.symbol);

@@ -6,8 +6,7 @@ namespace optiml::rt {
 namespace {
 
 // The index of the image with the highest arch in [lowest, highest] and the given kind, or -1.
-int highest_in_range(const Image* images, std::size_t count, bool is_ptx, int lowest,
-                     int highest) {
+int highest_in_range(const Image* images, std::size_t count, bool is_ptx, int lowest, int highest) {
     int best = -1;
     for (std::size_t i = 0; i < count; ++i) {
         const Image& image = images[i];

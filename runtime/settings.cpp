@@ -12,9 +12,13 @@ std::atomic<int> injected_arch{0};
 
 }  // namespace
 
-void set_arch_override(int arch) { injected_arch.store(arch, std::memory_order_relaxed); }
+void set_arch_override(int arch) {
+    injected_arch.store(arch, std::memory_order_relaxed);
+}
 
-int arch_override() { return injected_arch.load(std::memory_order_relaxed); }
+int arch_override() {
+    return injected_arch.load(std::memory_order_relaxed);
+}
 
 bool force_original() {
     // Read once: a launcher's choice must not change under a running program.

@@ -58,7 +58,12 @@ void add_build_command(CLI::App& app) {
     command->callback([=] {
         options->archs = parse_archs(*archs);
         options->mode = *parse_mode(*mode);
-        exit_status() = run_build(*options, std::cout);
+        try {
+            exit_status() = run_build(*options, std::cout);
+        } catch (const std::exception& e) {
+            std::cout << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+        }
     });
 }
 

@@ -112,8 +112,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     } else {
         cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir);
         std::vector<cache::Store> seeds;
+        // A seed folder with no entries yet (only its README, say) has nothing to offer.
         for (const auto& seed : options.seeds)
-            if (fs::is_directory(seed)) seeds.emplace_back(seed, /*read_only=*/true);
+            if (fs::is_directory(seed / "entries")) seeds.emplace_back(seed, /*read_only=*/true);
 
         std::optional<std::vector<measure::DeviceInfo>> devices;  // probed on the first miss only
         for (const int arch : options.archs) {

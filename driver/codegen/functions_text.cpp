@@ -14,7 +14,7 @@ constexpr const char* arg_prefix = "arg_";
 
 // The geometry expressions as C++: integer scalar arguments by name, parameters as `values`.
 class GeometryPrinter {
-public:
+  public:
     GeometryPrinter(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values)
         : spec_(spec), values_(values) {}
 
@@ -37,8 +37,8 @@ public:
                    ";  // " + axes[d] + "\n";
         }
         for (std::size_t d = 0; d < 3; ++d) {
-            out += std::string(indent) + "geometry.grid[" + std::to_string(d) + "] = " +
-                   print(spec_.launch.grid[d], "launch.grid[" + std::to_string(d) + "]") +
+            out += std::string(indent) + "geometry.grid[" + std::to_string(d) +
+                   "] = " + print(spec_.launch.grid[d], "launch.grid[" + std::to_string(d) + "]") +
                    ";  // " + axes[d] + "\n";
         }
         out += std::string(indent) + "geometry.shared_bytes = " +
@@ -46,7 +46,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::optional<std::string> resolve(std::string_view name) const {
         for (const spec::Argument& argument : spec_.arguments) {
             if (argument.name != name) continue;
@@ -78,8 +78,7 @@ std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVa
     const std::map<std::string, std::int64_t> defaults = default_values(spec);
     const std::string original_assignments =
         GeometryPrinter(spec, defaults).assignments(variants.empty() ? "    " : "            ");
-    const std::string original_comment =
-        "original kernel: " + parameters_text(spec, defaults);
+    const std::string original_comment = "original kernel: " + parameters_text(spec, defaults);
     if (variants.empty()) {
         out << "    // " << original_comment << "\n" << original_assignments;
     } else {

@@ -15,7 +15,8 @@ namespace {
 // architecture only, which the dispatch rule does not model).
 std::optional<int> parse_arch(const std::string& arch) {
     constexpr std::string_view prefix = "sm_";
-    if (!arch.starts_with(prefix) || arch.size() == prefix.size() || arch.size() > prefix.size() + 4)
+    if (!arch.starts_with(prefix) || arch.size() == prefix.size() ||
+        arch.size() > prefix.size() + 4)
         return std::nullopt;
     int value = 0;
     for (std::size_t i = prefix.size(); i < arch.size(); ++i) {
@@ -26,7 +27,7 @@ std::optional<int> parse_arch(const std::string& arch) {
 }
 
 class VariantChecker {
-public:
+  public:
     explicit VariantChecker(const spec::Spec& spec) : spec_(spec) {}
 
     int check(const Variant& variant) const {
@@ -49,9 +50,9 @@ public:
             }
         }
         for (const auto& [name, value] : variant.parameters) {
-            const bool known =
-                std::any_of(spec_.parameters.begin(), spec_.parameters.end(),
-                            [&](const spec::Parameter& parameter) { return parameter.name == name; });
+            const bool known = std::any_of(
+                spec_.parameters.begin(), spec_.parameters.end(),
+                [&](const spec::Parameter& parameter) { return parameter.name == name; });
             if (!known) {
                 fail(variant, "parameter " + name + " is not in the spec",
                      "only the spec's parameters (retune: OPTIML_MODE=retune)");
@@ -60,13 +61,14 @@ public:
         return *arch;
     }
 
-private:
+  private:
     [[noreturn]] void fail(const Variant& variant, const std::string& problem,
                            const std::string& expected) const {
-        throw CodegenError(spec_.file.string() + ": tuned variant for " +
-                           (variant.arch.empty() ? std::string("(no architecture)") : variant.arch) +
-                           (variant.key.empty() ? "" : " (cache key " + variant.key + ")") + ": " +
-                           problem + "; expected " + expected);
+        throw CodegenError(
+            spec_.file.string() + ": tuned variant for " +
+            (variant.arch.empty() ? std::string("(no architecture)") : variant.arch) +
+            (variant.key.empty() ? "" : " (cache key " + variant.key + ")") + ": " + problem +
+            "; expected " + expected);
     }
 
     const spec::Spec& spec_;
@@ -77,7 +79,8 @@ private:
 std::vector<PreparedVariant> prepare(const spec::Spec& spec, const std::vector<Variant>& variants) {
     const VariantChecker checker(spec);
     std::vector<PreparedVariant> prepared;
-    for (const Variant& variant : variants) prepared.push_back({&variant, checker.check(variant), 0});
+    for (const Variant& variant : variants)
+        prepared.push_back({&variant, checker.check(variant), 0});
     std::sort(prepared.begin(), prepared.end(),
               [](const PreparedVariant& a, const PreparedVariant& b) { return a.arch < b.arch; });
     for (std::size_t i = 0; i < prepared.size(); ++i) {
@@ -108,6 +111,8 @@ std::filesystem::path header_path(const std::string& name) {
     return std::filesystem::path("include") / "optiml" / (name + ".h");
 }
 
-std::filesystem::path source_path(const std::string& name) { return "optiml_" + name + ".cu"; }
+std::filesystem::path source_path(const std::string& name) {
+    return "optiml_" + name + ".cu";
+}
 
 }  // namespace optiml::codegen

@@ -19,18 +19,20 @@ namespace optiml::codegen {
 // Inputs that cannot make a correct launcher (a variant whose parameters do not match the spec,
 // two variants for one architecture, ...). what() names the spec file and the fix.
 class CodegenError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
-struct Variant {                                     // one tuned cache entry, for one architecture
-    std::string arch;                                // "sm_90"
-    std::map<std::string, std::int64_t> parameters;  // tuned parameter values (every spec parameter)
-    std::string lowered_name;                        // mangled kernel symbol in the images
-    std::string cubin;                               // bytes (may be empty)
-    std::string ptx;                                 // text (may be empty; not both)
-    std::string key;                                 // cache key
-    std::string summary;  // one line, e.g. "tuned on NVIDIA H200: 0.081 ms vs original 0.240 ms (2.96x)"
+struct Variant {       // one tuned cache entry, for one architecture
+    std::string arch;  // "sm_90"
+    std::map<std::string, std::int64_t>
+        parameters;            // tuned parameter values (every spec parameter)
+    std::string lowered_name;  // mangled kernel symbol in the images
+    std::string cubin;         // bytes (may be empty)
+    std::string ptx;           // text (may be empty; not both)
+    std::string key;           // cache key
+    std::string
+        summary;  // one line, e.g. "tuned on NVIDIA H200: 0.081 ms vs original 0.240 ms (2.96x)"
     // Lowered names of the spec's __constant__ symbols in the images (NVRTC name expression
     // "&symbol"); a symbol missing here is looked up by its name as written, which is right for
     // a variable at global namespace scope.

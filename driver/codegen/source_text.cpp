@@ -48,20 +48,22 @@ std::string global_kernel(const spec::Spec& spec) {
 
 }  // namespace
 
-std::string generated_namespace(const spec::Spec& spec) { return "optiml_generated_" + spec.name; }
+std::string generated_namespace(const spec::Spec& spec) {
+    return "optiml_generated_" + spec.name;
+}
 
 std::string render_images(const std::vector<PreparedVariant>& variants) {
     const std::vector<EmbeddedImage> images = embedded_images(variants);
     if (images.empty()) {
         return "// No tuned variants: every device runs the original kernel.\n"
-               "::optiml::rt::KernelTable table(nullptr, 0);\n";
+               "OPTIML_CONSTINIT ::optiml::rt::KernelTable table(nullptr, 0);\n";
     }
     std::ostringstream out;
     for (const EmbeddedImage& image : images) {
         const Variant& variant = *image.variant->variant;
         const std::string& bytes = image.is_ptx ? variant.ptx : variant.cubin;
-        out << "// Variant " << image.variant->index << " (" << variant.arch << "): "
-            << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN") << ", " << bytes.size()
+        out << "// Variant " << image.variant->index << " (" << variant.arch
+            << "): " << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN") << ", " << bytes.size()
             << " bytes.\n"
             << "alignas(64) const unsigned char " << image.name << "[] = {\n"
             << hex_bytes(bytes, image.is_ptx, "    ") << "};\n\n";
@@ -75,7 +77,8 @@ std::string render_images(const std::vector<PreparedVariant>& variants) {
     }
     out << "};\n\n"
         << "// Constant-initialized: launchers work even from other static initializers.\n"
-        << "::optiml::rt::KernelTable table(images, sizeof(images) / sizeof(images[0]));\n";
+        << "OPTIML_CONSTINIT ::optiml::rt::KernelTable table(images, sizeof(images) / "
+           "sizeof(images[0]));\n";
     return out.str();
 }
 

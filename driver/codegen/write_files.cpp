@@ -1,10 +1,10 @@
 // Writes generated files only when their content changed (an unchanged launcher must not make
 // the user's build recompile anything), atomically, so a concurrent build never reads half a file.
+#include <unistd.h>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <system_error>
-#include <unistd.h>
 
 #include "driver/codegen/launcher.h"
 
@@ -20,8 +20,7 @@ std::optional<std::string> read_if_exists(const std::filesystem::path& path) {
 }
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-    throw std::runtime_error(path.string() + ": " + what +
-                             "; expected a writable build directory");
+    throw std::runtime_error(path.string() + ": " + what + "; expected a writable build directory");
 }
 
 bool write_if_changed(const std::filesystem::path& path, const std::string& content) {

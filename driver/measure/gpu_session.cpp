@@ -112,6 +112,7 @@ struct GpuSession::State {
     CUevent stop = nullptr;
     std::vector<DeviceBuffer> buffers;          // one per argument (unused for scalars)
     std::vector<std::string> pristine;          // host copy of each pointer's initial contents
+    std::vector<DeviceBuffer> pristine_device;  // the same on the device: restores cost a D2D copy
     std::vector<std::string> scalars;           // bytes of each scalar argument
     std::vector<std::string> reference;         // original kernel's outputs (outputs and inouts)
     std::vector<std::string> constant_values;   // host bytes of each __constant__ symbol
@@ -121,6 +122,8 @@ struct GpuSession::State {
         if (!context) return;
         cuCtxSetCurrent(context);
         for (auto& b : buffers)
+            if (b.ptr) cuMemFree(b.ptr);
+        for (auto& b : pristine_device)
             if (b.ptr) cuMemFree(b.ptr);
         if (flush.ptr) cuMemFree(flush.ptr);
         if (start) cuEventDestroy(start);
@@ -142,7 +145,7 @@ struct GpuSession::State {
             if (!a.is_pointer) continue;
             CUresult r = a.role == spec::Role::Output
                              ? cuMemsetD8Async(buffers[i].ptr, 0xFF, buffers[i].bytes, stream)
-                             : cuMemcpyHtoDAsync(buffers[i].ptr, pristine[i].data(),
+                             : cuMemcpyDtoDAsync(buffers[i].ptr, pristine_device[i].ptr,
                                                  buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
@@ -153,7 +156,7 @@ struct GpuSession::State {
     CUresult restore_inouts() {
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             if (problem.arguments[i].role != spec::Role::InOut) continue;
-            CUresult r = cuMemcpyHtoDAsync(buffers[i].ptr, pristine[i].data(), buffers[i].bytes, stream);
+            CUresult r = cuMemcpyDtoDAsync(buffers[i].ptr, pristine_device[i].ptr, buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
         return CUDA_SUCCESS;
@@ -229,6 +232,7 @@ GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<St
     const auto& arguments = s.problem.arguments;
     s.buffers.resize(arguments.size());
     s.pristine.resize(arguments.size());
+    s.pristine_device.resize(arguments.size());
     s.scalars.resize(arguments.size());
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const auto& a = arguments[i];
@@ -238,7 +242,12 @@ GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<St
         }
         s.buffers[i].bytes = std::max<std::size_t>(1, a.count * spec::size_of(a.type));
         check(cuMemAlloc(&s.buffers[i].ptr, s.buffers[i].bytes), "cuMemAlloc");
-        if (a.role != spec::Role::Output) s.pristine[i] = make_filled_buffer(a.type, a.fill, a.count);
+        if (a.role == spec::Role::Output) continue;
+        s.pristine[i] = make_filled_buffer(a.type, a.fill, a.count);
+        s.pristine_device[i].bytes = s.buffers[i].bytes;
+        check(cuMemAlloc(&s.pristine_device[i].ptr, s.pristine_device[i].bytes), "cuMemAlloc");
+        check(cuMemcpyHtoD(s.pristine_device[i].ptr, s.pristine[i].data(), s.pristine[i].size()),
+              "cuMemcpyHtoD");
     }
     for (const auto& c : s.problem.constants)
         s.constant_values.push_back(make_filled_buffer(c.type, c.fill, c.count));

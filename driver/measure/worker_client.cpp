@@ -1,6 +1,7 @@
 #include "driver/measure/worker_client.h"
 
 #include <csignal>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -20,7 +21,8 @@ fs::path default_worker_path() {
     return self.parent_path() / "optiml-worker";
 }
 
-WorkerProcess::WorkerProcess(fs::path executable) : executable_(std::move(executable)) {}
+WorkerProcess::WorkerProcess(fs::path executable, bool quiet)
+    : executable_(std::move(executable)), quiet_(quiet) {}
 
 WorkerProcess::~WorkerProcess() { stop(); }
 
@@ -37,6 +39,10 @@ void WorkerProcess::start() {
         close(in[1]);
         close(out[0]);
         close(out[1]);
+        if (quiet_) {
+            const int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) dup2(null, STDERR_FILENO);
+        }
         execl(executable_.c_str(), executable_.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -107,7 +113,7 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
 std::vector<DeviceInfo> probe_devices(const fs::path& worker) {
     std::vector<DeviceInfo> devices;
     if (!fs::exists(worker)) return devices;
-    WorkerProcess process(worker);
+    WorkerProcess process(worker, /*quiet=*/true);
     auto reply = process.request({{"op", "probe"}}, std::chrono::seconds(60));
     if (!reply.received || !reply.json.contains("devices")) return devices;
     for (const auto& d : reply.json["devices"]) {

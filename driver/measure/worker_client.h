@@ -30,7 +30,9 @@ std::filesystem::path default_worker_path();
 // One worker process.
 class WorkerProcess {
 public:
-    explicit WorkerProcess(std::filesystem::path executable);
+    // `quiet`: the worker's stderr goes to /dev/null (a probe on a machine without a CUDA
+    // driver would otherwise print the loader's complaint into every build log).
+    explicit WorkerProcess(std::filesystem::path executable, bool quiet = false);
     ~WorkerProcess();
     WorkerProcess(const WorkerProcess&) = delete;
     WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -48,6 +50,7 @@ public:
 private:
     void start();
     std::filesystem::path executable_;
+    bool quiet_;
     pid_t pid_ = -1;
     int to_worker_ = -1;
     int from_worker_ = -1;

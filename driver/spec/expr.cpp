@@ -186,6 +186,13 @@ std::string operand_cpp(std::string text) {
     return single_token ? text : "(" + text + ")";
 }
 
+std::string to_cpp(const Node& node, const Resolver& resolve);
+
+std::string call_cpp(const std::string& function, const Node& node, const Resolver& resolve) {
+    return function + "(" + to_cpp(*node.operands[0], resolve) + ", " +
+           to_cpp(*node.operands[1], resolve) + ")";
+}
+
 std::string to_cpp(const Node& node, const Resolver& resolve) {
     switch (node.kind) {
         case Node::Kind::Literal:
@@ -198,11 +205,17 @@ std::string to_cpp(const Node& node, const Resolver& resolve) {
         case Node::Kind::Unary:
             return "(" + std::string(spelling(node.op)) + to_cpp(*node.operands[0], resolve) + ")";
         case Node::Kind::Binary:
+            // A divisor can come from the caller's arguments at run time: `/` and `%` print as
+            // ::optiml::rt::div/mod, which give 0 for a zero divisor (the launch then fails with
+            // cudaErrorInvalidConfiguration) instead of trapping in the user's program.
+            if (node.op == Op::Divide || node.op == Op::Modulo) {
+                return call_cpp(node.op == Op::Divide ? "::optiml::rt::div" : "::optiml::rt::mod",
+                                node, resolve);
+            }
             return "(" + to_cpp(*node.operands[0], resolve) + " " + spelling(node.op) + " " +
                    to_cpp(*node.operands[1], resolve) + ")";
         case Node::Kind::Call:
-            return std::string(spelling(node.op)) + "(" + to_cpp(*node.operands[0], resolve) +
-                   ", " + to_cpp(*node.operands[1], resolve) + ")";
+            return call_cpp(spelling(node.op), node, resolve);
     }
     throw ExprError("corrupt expression tree");  // unreachable: every kind is handled above
 }

@@ -37,7 +37,10 @@ class Expr {
 
     // C++ source for this expression. `resolve` maps a name to the C++ text that stands for it
     // (an argument cast to long long, a parameter's literal value); returning nullopt is an
-    // error (ExprError naming the unknown name). Functions print as ::optiml::rt::ceil_div etc.
+    // error (ExprError naming the unknown name). Functions print as ::optiml::rt::ceil_div etc.;
+    // `/` and `%` as ::optiml::rt::div/mod (0 for a zero divisor instead of a trap); literals as
+    // 256LL; every operation is parenthesised. A resolved text that is not a single token
+    // (identifier, literal, qualified name) is wrapped in parentheses.
     std::string to_cpp(
         const std::function<std::optional<std::string>(std::string_view)>& resolve) const;
 

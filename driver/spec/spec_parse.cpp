@@ -1,10 +1,13 @@
 // Reads each spec field into a Spec, checking types, ranges and unknown fields; checks that
 // span several fields live in spec_validate.cpp.
-#include <cmath>
+#include <algorithm>
+#include <array>
+#include <cctype>
 #include <filesystem>
 #include <limits>
-#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "driver/spec/json_field.h"
 #include "driver/spec/spec_internal.h"
@@ -100,6 +103,20 @@ double optional_fill_number(const Field& fill, std::string_view key, ElementType
     return field ? read_fill_number(*field, type) : fallback;
 }
 
+double optional_number(const Field& fill, std::string_view key, const std::string& expected,
+                       double fallback) {
+    const std::optional<Field> field = fill.optional(key);
+    return field ? field->number(expected) : fallback;
+}
+
+// iota's step: for integer types any integer (negative counts down), else any number.
+double read_step(const Field& fill, ElementType type) {
+    const std::optional<Field> step = fill.optional("step");
+    if (!step) return 1.0;
+    if (is_floating(type)) return step->number("a number");
+    return static_cast<double>(step->integer("an integer"));
+}
+
 Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed) {
     field.expect_object(
         "an object such as {\"kind\": \"uniform\", \"min\": -1, \"max\": 1, \"seed\": 1}");
@@ -120,8 +137,8 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed)
     } else if (kind == "normal") {
         field.allow_only({"kind", "mean", "stddev", "seed"});
         fill.kind = Fill::Kind::Normal;
-        fill.a = field.has("mean") ? field.child("mean").number("a number") : 0.0;
-        fill.b = field.has("stddev") ? field.child("stddev").number("a number >= 0") : 1.0;
+        fill.a = optional_number(field, "mean", "a number", 0.0);
+        fill.b = optional_number(field, "stddev", "a number >= 0", 1.0);
         if (fill.b < 0) field.child("stddev").fail_got("a number >= 0");
     } else if (kind == "constant") {
         field.allow_only({"kind", "value"});
@@ -133,11 +150,7 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed)
         field.allow_only({"kind", "start", "step"});
         fill.kind = Fill::Kind::Iota;
         fill.a = optional_fill_number(field, "start", type, 0.0);
-        fill.b = field.has("step")
-                     ? (is_floating(type)
-                            ? field.child("step").number("a number")
-                            : static_cast<double>(field.child("step").integer("an integer")))
-                     : 1.0;
+        fill.b = read_step(field, type);
     } else {
         kind_field.fail("unknown fill kind \"" + kind + "\"", kinds);
     }

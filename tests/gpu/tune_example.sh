@@ -14,7 +14,7 @@ arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$source_dir/examples/$example" "$work/src"
-rm -rf "$work/src/optiml-seed"  # tune from nothing: the committed seed must not answer
+rm -rf "$work/src/optiml-seed/entries"  # tune from nothing: the committed seed must not answer
 export OPTIML_CACHE_DIR=$work/cache OPTIML_MODE=auto
 
 cmake -S "$work/src" -B "$work/build" -G Ninja -DOptiML_DIR="$optiml_dir" \

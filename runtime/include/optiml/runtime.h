@@ -15,21 +15,39 @@
 
 #include <cuda_runtime.h>
 
+// Generated code declares its KernelTable with this: in C++20 the compiler then proves the table
+// is constant-initialized (usable from other static initializers).
+#if __cplusplus >= 202002L
+#define OPTIML_CONSTINIT constinit
+#else
+#define OPTIML_CONSTINIT
+#endif
+
 namespace optiml::rt {
 
 // Helpers that generated geometry expressions call. A zero divisor yields 0 instead of trapping,
 // so that a launcher reports cudaErrorInvalidConfiguration rather than crashing the program.
-constexpr long long ceil_div(long long a, long long b) { return b == 0 ? 0 : (a + b - 1) / b; }
-constexpr long long div(long long a, long long b) { return b == 0 ? 0 : a / b; }
-constexpr long long mod(long long a, long long b) { return b == 0 ? 0 : a % b; }
-constexpr long long min(long long a, long long b) { return a < b ? a : b; }
-constexpr long long max(long long a, long long b) { return a > b ? a : b; }
+constexpr long long ceil_div(long long a, long long b) {
+    return b == 0 ? 0 : (a + b - 1) / b;
+}
+constexpr long long div(long long a, long long b) {
+    return b == 0 ? 0 : a / b;
+}
+constexpr long long mod(long long a, long long b) {
+    return b == 0 ? 0 : a % b;
+}
+constexpr long long min(long long a, long long b) {
+    return a < b ? a : b;
+}
+constexpr long long max(long long a, long long b) {
+    return a > b ? a : b;
+}
 
 // One embedded binary of a tuned variant.
 struct Image {
-    int arch;            // 90 for sm_90 (CUBIN) or compute_90 (PTX)
-    bool is_ptx;         // false: CUBIN for exactly `arch`; true: PTX, JIT-compiled by the driver
-    const void* data;    // CUBIN bytes, or NUL-terminated PTX text
+    int arch;          // 90 for sm_90 (CUBIN) or compute_90 (PTX)
+    bool is_ptx;       // false: CUBIN for exactly `arch`; true: PTX, JIT-compiled by the driver
+    const void* data;  // CUBIN bytes, or NUL-terminated PTX text
     std::size_t size;
     const char* symbol;  // lowered (mangled) kernel name inside the image
     int variant;         // index of the launcher's variant (parameters -> geometry)
@@ -37,8 +55,8 @@ struct Image {
 
 // The image a device of compute capability `device_arch` (major*10+minor) should run, or -1 for
 // the user's original kernel. Order: a CUBIN of exactly that arch; else a CUBIN of the same major
-// version and the highest arch not above it; else the PTX of the highest arch not above it; else -1.
-// `why`, when not null, receives a static string saying which rule chose.
+// version and the highest arch not above it; else the PTX of the highest arch not above it; else
+// -1. `why`, when not null, receives a static string saying which rule chose.
 int select_image(const Image* images, std::size_t count, int device_arch, const char** why);
 
 // A launch geometry as a generated launcher computes it, before it is checked.
@@ -91,7 +109,7 @@ bool force_original();
 // from other static initializers). Libraries are never unloaded: the CUDA driver releases them
 // with the process, and unloading from a static destructor would race cudart's own teardown.
 class KernelTable {
-public:
+  public:
     static constexpr int max_devices = 64;
     // Dynamic shared memory a kernel may use without opting in (cudaFuncAttributeMaxDynamic...).
     static constexpr std::size_t default_dynamic_shared_limit = 48 * 1024;
@@ -133,13 +151,13 @@ public:
         return raise_dynamic_shared_limit(device, kernel, original, bytes);
     }
 
-private:
+  private:
     struct Slot {
         std::atomic<bool> ready{false};  // written last (release): the fields below are final
         cudaKernel_t kernel = nullptr;
         cudaLibrary_t library = nullptr;
         Dispatch dispatch{-1, -1, nullptr};
-        int chosen_image = -1;               // select_image's choice, even when its load failed
+        int chosen_image = -1;                  // select_image's choice, even when its load failed
         cudaError_t load_status = cudaSuccess;  // of chosen_image, shared with other devices
         std::atomic<std::size_t> shared_allowed{default_dynamic_shared_limit};
     };

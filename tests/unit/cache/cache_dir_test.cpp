@@ -13,7 +13,7 @@ namespace {
 
 // Sets the three variables for one test and restores them afterwards.
 class CacheDirEnvironment : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         for (const char* name : kNames) {
             const char* value = std::getenv(name);

@@ -39,12 +39,18 @@ enum ChildStatus : int {
 std::string describe(int status) {
     if (!WIFEXITED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
     switch (WEXITSTATUS(status)) {
-        case kOk: return "ok";
-        case kWrongBytes: return "read an entry whose bytes differ from what was put";
-        case kSawDamage: return "saw a damaged (partial) entry";
-        case kVerifyFailed: return "verify() reported a problem";
-        case kGcRemoved: return "gc removed an entry while writers were running";
-        default: return "failed with an exception";
+        case kOk:
+            return "ok";
+        case kWrongBytes:
+            return "read an entry whose bytes differ from what was put";
+        case kSawDamage:
+            return "saw a damaged (partial) entry";
+        case kVerifyFailed:
+            return "verify() reported a problem";
+        case kGcRemoved:
+            return "gc removed an entry while writers were running";
+        default:
+            return "failed with an exception";
     }
 }
 
@@ -58,7 +64,7 @@ Entry own_entry(int writer, int index) {
 
 // Forked children run `body` and exit with its status; nothing of GoogleTest runs there.
 class Children {
-public:
+  public:
     Children() {
         if (::pipe(start_) != 0 || ::pipe(stop_) != 0) throw std::runtime_error("pipe failed");
     }
@@ -92,7 +98,7 @@ public:
         return status;
     }
 
-private:
+  private:
     int start_[2];
     int stop_[2];
 };
@@ -115,8 +121,8 @@ int read_while_writing(const std::filesystem::path& root, int stop_fd,
         const bool last_round = Children::stop_requested(stop_fd);
         for (const auto& [key, entry] : expected) {
             std::optional<Entry> read = store.get(key);  // absent is fine; partial is not
-            if (read && (read->files != entry.files || read->manifest.at("kernel") !=
-                                                           entry.manifest.at("kernel"))) {
+            if (read && (read->files != entry.files ||
+                         read->manifest.at("kernel") != entry.manifest.at("kernel"))) {
                 return kWrongBytes;
             }
         }
@@ -201,6 +207,49 @@ TEST(ConcurrentStore, WritersReadersAndGcShareOneStore) {
         leftovers.push_back(item.path().filename().string());
     }
     EXPECT_TRUE(leftovers.empty()) << "staging folder left behind: " << leftovers.front();
+}
+
+// Removal (remove() and gc) renames an entry away whole: a reader racing it sees the entry
+// complete or absent, never a half-deleted one reported as damaged.
+TEST(ConcurrentStore, ReadersRacingRemovalSeeWholeOrAbsentEntries) {
+    ScratchDir scratch;
+    const std::filesystem::path root = scratch.path() / "cache";
+    std::map<std::string, Entry> expected;
+    for (int i = 0; i < 6; ++i) {
+        Entry entry = shared_entry(i);
+        expected.emplace(entry.key, entry);
+    }
+    Children children;
+    std::vector<pid_t> readers;
+    for (int reader = 0; reader < kReaders; ++reader) {
+        readers.push_back(children.spawn(
+            [&](int stop_fd) { return read_while_writing(root, stop_fd, expected); }));
+    }
+    const pid_t churner = children.spawn([&](int) {
+        Store store(root);
+        for (int round = 0; round < 60; ++round) {
+            for (const auto& [key, entry] : expected) {
+                store.put(entry);
+                if (!store.remove(key)) return static_cast<int>(kOtherError);
+            }
+        }
+        for (const auto& [key, entry] : expected) store.put(entry);
+        return static_cast<int>(kOk);
+    });
+    children.start_all();
+    const int churn_status = Children::wait(churner);
+    EXPECT_TRUE(WIFEXITED(churn_status) && WEXITSTATUS(churn_status) == kOk)
+        << "remover: " << describe(churn_status);
+    children.stop_all();
+    for (std::size_t i = 0; i < readers.size(); ++i) {
+        const int status = Children::wait(readers[i]);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == kOk)
+            << "reader " << i << ": " << describe(status);
+    }
+    Store store(root);
+    EXPECT_EQ(store.keys().size(), expected.size());
+    for (const Store::VerifyResult& result : store.verify())
+        EXPECT_TRUE(result.ok) << result.problem;
 }
 
 }  // namespace

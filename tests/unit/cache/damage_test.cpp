@@ -14,7 +14,7 @@ using testing::sample_entry;
 using testing::ScratchDir;
 
 class DamagedEntry : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override { store_.put(entry_); }
 
     std::filesystem::path file(const std::string& name) const {
@@ -83,9 +83,15 @@ TEST_F(DamagedEntry, ManifestWithoutHashesIsDetected) {
     EXPECT_NE(damage_message().find("\"sha256\" is missing"), std::string::npos);
 }
 
+TEST_F(DamagedEntry, FilesNamingAnUnhashedFileIsDetected) {
+    nlohmann::json manifest = store_.get(entry_.key)->manifest;
+    manifest["files"]["sass"] = "kernel.sass";
+    overwrite("manifest.json", manifest.dump());
+    EXPECT_NE(damage_message().find("'kernel.sass'"), std::string::npos);
+}
+
 TEST_F(DamagedEntry, ManifestNamingAPathOutsideTheEntryIsDetected) {
     nlohmann::json manifest = store_.get(entry_.key)->manifest;
-    manifest["files"].push_back("../../escape");
     manifest["sha256"]["../../escape"] = sha256_hex("");
     overwrite("manifest.json", manifest.dump());
     EXPECT_NE(damage_message().find("not a plain file name"), std::string::npos);

@@ -15,8 +15,8 @@ using testing::ScratchDir;
 
 std::uint64_t entry_bytes(const Store& store, const std::string& key) {
     std::uint64_t total = 0;
-    for (const auto& file : std::filesystem::directory_iterator(
-             store.root() / "entries" / key.substr(0, 2) / key)) {
+    for (const auto& file :
+         std::filesystem::directory_iterator(store.root() / "entries" / key.substr(0, 2) / key)) {
         total += file.file_size();
     }
     return total;

@@ -20,7 +20,8 @@ KeyInputs reference_inputs() {
     inputs.optiml_version = "0.1.0";
     inputs.normalized_spec = R"({"kernel":"saxpy","parameters":{"block_size_x":[128,256]}})";
     inputs.sources = {
-        {"saxpy.cu", "#include \"common/math.h\"\n#include \"util.h\"\n__global__ void saxpy() {}\n"},
+        {"saxpy.cu",
+         "#include \"common/math.h\"\n#include \"util.h\"\n__global__ void saxpy() {}\n"},
         {"util.h", "#define ITEMS 4\n"},
         {"common/math.h", "inline float twice(float x) { return 2 * x; }\n"},
     };
@@ -37,7 +38,8 @@ constexpr const char* kReferenceKey =
 
 TEST(Sha256Hex, MatchesPublishedTestVectors) {
     EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(sha256_hex("abc"),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(sha256_hex(std::string("a\0b", 3)), sha256_hex(std::string("a\0b", 3)));
     EXPECT_NE(sha256_hex(std::string("a\0b", 3)), sha256_hex("a"));
 }
@@ -70,10 +72,10 @@ TEST(KeyStability, SameKeyInAnotherProcessAndWorkingDirectory) {
         if (::chdir(elsewhere.path().c_str()) == 0 &&
             ::setenv("OPTIML_CACHE_DIR", elsewhere.path().c_str(), 1) == 0) {
             std::string key = compute_key(reference_inputs());
-            status = ::write(pipe_fds[1], key.data(), key.size()) ==
-                             static_cast<ssize_t>(key.size())
-                         ? 0
-                         : 1;
+            status =
+                ::write(pipe_fds[1], key.data(), key.size()) == static_cast<ssize_t>(key.size())
+                    ? 0
+                    : 1;
         }
         ::_exit(status);
     }
@@ -104,7 +106,10 @@ std::vector<Change> single_field_changes() {
         {"kernel path", [](KeyInputs& in) { in.sources[0].relative_path = "kernels/saxpy.cu"; }},
         {"header contents", [](KeyInputs& in) { in.sources[1].contents = "#define ITEMS 8\n"; }},
         {"header path", [](KeyInputs& in) { in.sources[1].relative_path = "util2.h"; }},
-        {"header added", [](KeyInputs& in) { in.sources.push_back({"extra.h", ""}); }},
+        {"header added",
+         [](KeyInputs& in) {
+             in.sources.push_back({"extra.h", ""});
+         }},
         {"header removed", [](KeyInputs& in) { in.sources.pop_back(); }},
         {"nvrtc option", [](KeyInputs& in) { in.nvrtc_options[0] = "-O2"; }},
         {"nvrtc option order",
@@ -115,8 +120,7 @@ std::vector<Change> single_field_changes() {
         {"arch", [](KeyInputs& in) { in.arch = "sm_80"; }},
         {"optiml version", [](KeyInputs& in) { in.optiml_version = "0.2.0"; }},
         // The kernel source is the first file; the same files with another one first differ.
-        {"kernel vs header",
-         [](KeyInputs& in) { std::swap(in.sources[0], in.sources[1]); }},
+        {"kernel vs header", [](KeyInputs& in) { std::swap(in.sources[0], in.sources[1]); }},
         // Length prefixes: moving bytes from one field to the next must not collide.
         {"bytes moved between path and contents",
          [](KeyInputs& in) {
@@ -124,7 +128,9 @@ std::vector<Change> single_field_changes() {
              in.sources[1].contents = " ITEMS 4\n";
          }},
         {"bytes moved between options",
-         [](KeyInputs& in) { in.nvrtc_options = {"-O3--use_fast_math", "-default-device"}; }},
+         [](KeyInputs& in) {
+             in.nvrtc_options = {"-O3--use_fast_math", "-default-device"};
+         }},
     };
 }
 
@@ -136,8 +142,8 @@ TEST(KeySensitivity, EverySingleFieldChangesTheKey) {
         change.apply(inputs);
         const std::string key = compute_key(inputs);
         EXPECT_NE(key, base) << "changing the " << change.what << " kept the key";
-        EXPECT_TRUE(seen.insert(key).second) << "changing the " << change.what
-                                             << " collided with another change";
+        EXPECT_TRUE(seen.insert(key).second)
+            << "changing the " << change.what << " collided with another change";
     }
 }
 

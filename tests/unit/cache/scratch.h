@@ -14,12 +14,12 @@ namespace optiml::cache::testing {
 
 // A fresh folder under the system temp dir, removed with everything in it at scope exit.
 class ScratchDir {
-public:
+  public:
     ScratchDir() {
         std::random_device random;
-        path_ = std::filesystem::temp_directory_path() /
-                ("optiml-cache-test-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(random()));
+        path_ =
+            std::filesystem::temp_directory_path() /
+            ("optiml-cache-test-" + std::to_string(::getpid()) + "-" + std::to_string(random()));
         std::filesystem::create_directories(path_);
     }
     ~ScratchDir() {
@@ -30,7 +30,7 @@ public:
     ScratchDir& operator=(const ScratchDir&) = delete;
     const std::filesystem::path& path() const { return path_; }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
@@ -42,7 +42,8 @@ inline Entry sample_entry(const std::string& name, std::size_t payload_bytes = 2
     entry.manifest = {{"kernel", name},
                       {"arch", "sm_90"},
                       {"best", {{"block_size_x", 256}, {"items_per_thread", 4}}},
-                      {"times_ms", {0.125, 0.25}}};
+                      {"times_ms", {0.125, 0.25}},
+                      {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}}};
     std::string cubin = "CUBIN(" + name + ")";
     while (cubin.size() < payload_bytes) cubin += static_cast<char>('a' + cubin.size() % 26);
     entry.files["kernel.cubin"] = cubin;

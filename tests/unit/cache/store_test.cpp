@@ -34,7 +34,7 @@ TEST(StoreRoundTrip, GetReturnsWhatPutStored) {
         EXPECT_EQ(read->manifest.at(field), value) << field;
     }
     EXPECT_EQ(read->manifest.at("key"), original.key);
-    EXPECT_EQ(read->manifest.at("files"), nlohmann::json({"kernel.cubin", "kernel.ptx"}));
+    EXPECT_EQ(read->manifest.at("sha256").size(), 2U);
     EXPECT_EQ(read->manifest.at("sha256").at("kernel.cubin"),
               sha256_hex(original.files.at("kernel.cubin")));
 }
@@ -62,7 +62,17 @@ TEST(StoreRoundTrip, EntryWithoutFilesAndNullManifest) {
     std::optional<Entry> read = store.get(bare.key);
     ASSERT_TRUE(read);
     EXPECT_TRUE(read->files.empty());
-    EXPECT_EQ(read->manifest.at("files"), nlohmann::json::array());
+    EXPECT_EQ(read->manifest.at("sha256"), nlohmann::json::object());
+    EXPECT_FALSE(read->manifest.contains("files"));
+}
+
+TEST(StoreRoundTrip, FilesMayAlsoBeAListOfNames) {
+    ScratchDir scratch;
+    Store store(scratch.path());
+    Entry entry = sample_entry("listed");
+    entry.manifest["files"] = {"kernel.ptx", "kernel.cubin"};
+    store.put(entry);
+    EXPECT_EQ(store.get(entry.key)->manifest.at("files"), entry.manifest.at("files"));
 }
 
 TEST(StoreLookup, AbsentKeyIsNulloptAndNotContained) {
@@ -131,6 +141,22 @@ TEST(StorePut, RejectsFileNamesThatAreNotPlainNames) {
     EXPECT_FALSE(std::filesystem::exists(store.root() / "tmp")) << "checked before staging";
 }
 
+TEST(StorePut, RejectsAManifestNamingAFileItDoesNotHave) {
+    ScratchDir scratch;
+    Store store(scratch.path());
+    Entry entry = sample_entry("dangling");
+    entry.files.erase("kernel.ptx");
+    try {
+        store.put(entry);
+        FAIL() << "stored a manifest that names a missing file";
+    } catch (const CacheError& error) {
+        EXPECT_NE(std::string(error.what()).find("'kernel.ptx'"), std::string::npos);
+    }
+    entry.manifest["files"] = {{"cubin", 42}};
+    EXPECT_THROW(store.put(entry), CacheError);
+    EXPECT_FALSE(store.contains(entry.key));
+}
+
 TEST(StorePut, RejectsAManifestThatIsNotAnObject) {
     ScratchDir scratch;
     Store store(scratch.path());
@@ -168,6 +194,18 @@ TEST(StoreRecency, GetTouchesTheUsedMarker) {
     std::filesystem::last_write_time(marker, long_ago);
     ASSERT_TRUE(store.get(entry.key));
     EXPECT_GT(std::filesystem::last_write_time(marker), long_ago);
+}
+
+TEST(StoreRecency, InspectAndVerifyAreNotUses) {
+    ScratchDir scratch;
+    Store store(scratch.path());
+    const Entry entry = sample_entry("inspected");
+    store.put(entry);
+    ASSERT_TRUE(store.inspect(entry.key));
+    EXPECT_EQ(store.inspect(entry.key)->files, entry.files);
+    ASSERT_EQ(store.verify().size(), 1U);
+    EXPECT_FALSE(std::filesystem::exists(scratch.path() / "entries" / entry.key.substr(0, 2) /
+                                         (entry.key + ".used")));
 }
 
 TEST(ReadOnlyStore, ReadsButRefusesEveryWrite) {

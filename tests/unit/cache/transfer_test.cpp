@@ -31,7 +31,8 @@ TEST(Export, WritesASeedCacheThatOpensReadOnly) {
     Store seed(seed_dir, /*read_only=*/true);
     EXPECT_EQ(seed.keys(), expected);
     EXPECT_EQ(seed.get(saxpy.key)->files, saxpy.files);
-    for (const Store::VerifyResult& result : seed.verify()) EXPECT_TRUE(result.ok) << result.problem;
+    for (const Store::VerifyResult& result : seed.verify())
+        EXPECT_TRUE(result.ok) << result.problem;
     // Only what a project should commit: no staging folder, no LRU markers.
     EXPECT_FALSE(std::filesystem::exists(seed_dir / "tmp"));
     for (const auto& item : std::filesystem::recursive_directory_iterator(seed_dir)) {
@@ -95,7 +96,8 @@ TEST(Import, CopiesEveryEntryAndLeavesTheSourceUntouched) {
     EXPECT_EQ(local.import_from(scratch.path() / "seed"), std::vector<std::string>{b.key});
     EXPECT_EQ(local.keys(), seed_writer.keys());
     EXPECT_EQ(local.get(b.key)->files, b.files);
-    for (const auto& item : std::filesystem::recursive_directory_iterator(scratch.path() / "seed")) {
+    for (const auto& item :
+         std::filesystem::recursive_directory_iterator(scratch.path() / "seed")) {
         EXPECT_NE(item.path().extension(), ".used") << "import marked the source as used";
     }
 }

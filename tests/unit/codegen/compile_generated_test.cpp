@@ -33,14 +33,17 @@ std::filesystem::path generate_into(const std::string& label, const spec::Spec& 
 Variant real_variant(const std::filesystem::path& source, const std::filesystem::path& dir,
                      const std::map<std::string, std::int64_t>& parameters) {
     std::string defines;
-    for (const auto& [name, value] : parameters) defines += " -D" + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : parameters)
+        defines += " -D" + name + "=" + std::to_string(value);
     const std::filesystem::path cubin = dir / "tuned.cubin";
     const std::filesystem::path ptx = dir / "tuned.ptx";
-    const test::CommandResult cubin_build = run_command(
-        nvcc + " -std=c++17 -cubin -arch=sm_90" + defines + " -o " + quote(cubin) + " " + quote(source));
+    const test::CommandResult cubin_build =
+        run_command(nvcc + " -std=c++17 -cubin -arch=sm_90" + defines + " -o " + quote(cubin) +
+                    " " + quote(source));
     EXPECT_EQ(cubin_build.exit_code, 0) << cubin_build.output;
-    const test::CommandResult ptx_build = run_command(
-        nvcc + " -std=c++17 -ptx -arch=compute_90" + defines + " -o " + quote(ptx) + " " + quote(source));
+    const test::CommandResult ptx_build =
+        run_command(nvcc + " -std=c++17 -ptx -arch=compute_90" + defines + " -o " + quote(ptx) +
+                    " " + quote(source));
     EXPECT_EQ(ptx_build.exit_code, 0) << ptx_build.output;
 
     Variant variant;
@@ -63,27 +66,31 @@ test::CommandResult compile_source(const std::filesystem::path& dir, const std::
 }
 
 // As a user's .cpp file would: the header alone, by the host compiler, with strict warnings.
-test::CommandResult compile_header_alone(const std::filesystem::path& dir, const std::string& name) {
+test::CommandResult compile_header_alone(const std::filesystem::path& dir,
+                                         const std::string& name) {
     const std::filesystem::path user_file = dir / "user.cpp";
     test::write_file(user_file, "#include <optiml/" + name + ".h>\n");
     return run_command(host_compiler +
                        " -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Wshadow -Wconversion "
-                       "-Werror -I" + quote(dir / "include") + " -I" + quote(runtime_include) +
-                       " -isystem " + quote(cuda_include) + " " + quote(user_file));
+                       "-Werror -I" +
+                       quote(dir / "include") + " -I" + quote(runtime_include) + " -isystem " +
+                       quote(cuda_include) + " " + quote(user_file));
 }
 
+// In C++20, where OPTIML_CONSTINIT makes the compiler prove the KernelTable constant-initialized.
 test::CommandResult build_program(const std::filesystem::path& dir, const std::string& name,
                                   const std::string& main_file) {
-    return run_command(nvcc + " -arch=sm_90 -std=c++17 -I" + quote(runtime_include) + " -I" +
+    return run_command(nvcc + " -arch=sm_90 -std=c++20 -I" + quote(runtime_include) + " -I" +
                        quote(dir / "include") + " " + quote(dir / source_path(name)) + " " +
-                       quote(test::data_dir() / main_file) + " " + quote(runtime_library) +
-                       " -o " + quote(dir / "program"));
+                       quote(test::data_dir() / main_file) + " " + quote(runtime_library) + " -o " +
+                       quote(dir / "program"));
 }
 
 TEST(CompileGenerated, SaxpySourceCompilesWithNvccAndHeaderWithTheHostCompiler) {
     const spec::Spec spec = test::load_fixture("saxpy.optiml.json");
     const std::filesystem::path dir = generate_into(
-        "saxpy", spec, {test::fake_variant("sm_90", {{"block_size_x", 512}, {"items_per_thread", 4}})});
+        "saxpy", spec,
+        {test::fake_variant("sm_90", {{"block_size_x", 512}, {"items_per_thread", 4}})});
     const test::CommandResult source = compile_source(dir, "saxpy");
     EXPECT_EQ(source.exit_code, 0) << source.output;
     const test::CommandResult header = compile_header_alone(dir, "saxpy");
@@ -93,8 +100,8 @@ TEST(CompileGenerated, SaxpySourceCompilesWithNvccAndHeaderWithTheHostCompiler) 
 
 TEST(CompileGenerated, TemplatedSourceWithConstantsCompilesWithNvccAndHeaderWithTheHostCompiler) {
     const spec::Spec spec = test::load_fixture("scale_rows.optiml.json");
-    Variant variant =
-        test::fake_variant("sm_90", {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
+    Variant variant = test::fake_variant(
+        "sm_90", {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
     variant.lowered_name = "_Z10scale_rowsIfLi3EEviiPKT_PS0_";
     const std::filesystem::path dir = generate_into("scale_rows", spec, {variant});
     const test::CommandResult source = compile_source(dir, "scale_rows");
@@ -115,7 +122,8 @@ TEST(CompileGenerated, LauncherWithoutVariantsCompiles) {
 TEST(CompileGenerated, SaxpyProgramCallsTheLauncherAndGetsAnErrorOrTheRightResult) {
     const spec::Spec spec = test::load_fixture("saxpy.optiml.json");
     const std::filesystem::path images = test::fresh_directory("saxpy_images");
-    const Variant tuned = real_variant(spec.source, images, {{"block_size_x", 512}, {"items_per_thread", 4}});
+    const Variant tuned =
+        real_variant(spec.source, images, {{"block_size_x", 512}, {"items_per_thread", 4}});
     ASSERT_FALSE(tuned.lowered_name.empty());
     const std::filesystem::path dir = generate_into("saxpy_program", spec, {tuned});
     const test::CommandResult build = build_program(dir, "saxpy", "call_saxpy.cpp");
@@ -135,8 +143,8 @@ TEST(CompileGenerated, TemplatedProgramSetsConstantsOnTheTunedAndTheOriginalKern
     test::write_file(instantiation, "#include \"" + spec.source.string() +
                                         "\"\ntemplate __global__ void scale_rows<float, 3>(int, "
                                         "int, const float*, float*);\n");
-    const Variant tuned = real_variant(instantiation, images,
-                                       {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
+    const Variant tuned = real_variant(
+        instantiation, images, {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
     ASSERT_FALSE(tuned.lowered_name.empty());
     const std::filesystem::path dir = generate_into("scale_rows_program", spec, {tuned});
     const test::CommandResult build = build_program(dir, "scale_rows", "call_scale_rows.cpp");

@@ -26,8 +26,13 @@ TEST(StringLiteral, EscapesQuotesBackslashesAndNonPrintableBytes) {
     EXPECT_EQ(string_literal("_Z5saxpyifPKfPf"), "\"_Z5saxpyifPKfPf\"");
     EXPECT_EQ(string_literal("a\"b\\c"), "\"a\\\"b\\\\c\"");
     // Octal escapes stop after three digits, so a following digit is not swallowed.
-    EXPECT_EQ(string_literal(std::string("\n1\x00" "2", 4)), "\"\\0121\\0002\"");
-    EXPECT_EQ(string_literal("?" "?/"), "\"\\077\\077/\"");
+    EXPECT_EQ(string_literal(std::string("\n1\x00"
+                                         "2",
+                                         4)),
+              "\"\\0121\\0002\"");
+    EXPECT_EQ(string_literal("?"
+                             "?/"),
+              "\"\\077\\077/\"");
 }
 
 TEST(HexBytes, SixteenPerLineWithOptionalTerminator) {

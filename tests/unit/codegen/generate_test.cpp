@@ -11,7 +11,7 @@ using test::fake_variant;
 using test::load_fixture;
 
 class SaxpyLauncher : public ::testing::Test {
-protected:
+  protected:
     spec::Spec spec = load_fixture("saxpy.optiml.json");
     std::vector<Variant> variants = {
         fake_variant("sm_90", {{"block_size_x", 512}, {"items_per_thread", 4}})};
@@ -20,9 +20,10 @@ protected:
 };
 
 TEST_F(SaxpyLauncher, HeaderDeclaresTheLauncherMirroringTheKernelArguments) {
-    EXPECT_NE(files.header.find(
-                  "cudaError_t saxpy(cudaStream_t stream, int n, float a, const float* x, float* y);"),
-              std::string::npos)
+    EXPECT_NE(
+        files.header.find(
+            "cudaError_t saxpy(cudaStream_t stream, int n, float a, const float* x, float* y);"),
+        std::string::npos)
         << files.header;
     EXPECT_NE(files.header.find("::optiml::rt::Dispatch saxpy_dispatch(int device);"),
               std::string::npos);
@@ -38,13 +39,15 @@ TEST_F(SaxpyLauncher, HeaderDoesNotDependOnTheTunedVariants) {
 
 TEST_F(SaxpyLauncher, EachVariantGetsItsOwnGeometryAndTheOriginalItsDefaults) {
     const std::string& source = files.source;
-    const std::size_t tuned = source.find("case 0:  // sm_90: block_size_x=512, items_per_thread=4");
+    const std::size_t tuned =
+        source.find("case 0:  // sm_90: block_size_x=512, items_per_thread=4");
     const std::size_t original =
         source.find("default:  // original kernel: block_size_x=256, items_per_thread=1");
     ASSERT_NE(tuned, std::string::npos) << source;
     ASSERT_NE(original, std::string::npos) << source;
     const std::string tuned_case = source.substr(tuned, original - tuned);
-    const std::string original_case = source.substr(original, source.find('}', original) - original);
+    const std::string original_case =
+        source.substr(original, source.find('}', original) - original);
     EXPECT_NE(tuned_case.find("geometry.block[0] = 512LL;"), std::string::npos) << tuned_case;
     EXPECT_NE(tuned_case.find("geometry.grid[0] = ::optiml::rt::ceil_div((static_cast<long "
                               "long>(arg_n)), (512LL * 4LL));"),
@@ -67,8 +70,9 @@ TEST_F(SaxpyLauncher, LaunchesThroughTheRuntimeAndReturnsErrors) {
     EXPECT_NE(source.find("::optiml::rt::launch_configuration(geometry, &grid, &block, "
                           "&shared_bytes)"),
               std::string::npos);
-    EXPECT_NE(source.find("cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream)"),
-              std::string::npos);
+    EXPECT_NE(
+        source.find("cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream)"),
+        std::string::npos);
     EXPECT_NE(source.find("reinterpret_cast<const void*>(&::saxpy)"), std::string::npos);
     EXPECT_EQ(source.find("abort"), std::string::npos);
     EXPECT_EQ(source.find("exit("), std::string::npos);
@@ -96,7 +100,8 @@ TEST_F(SaxpyLauncher, EmbedsCubinAndNulTerminatedPtxInTheImageTable) {
     const std::string ptx_body = source.substr(ptx_array, source.find("};", ptx_array) - ptx_array);
     // One byte per "0x", plus the terminating NUL.
     std::size_t bytes = 0;
-    for (std::size_t at = ptx_body.find("0x"); at != std::string::npos; at = ptx_body.find("0x", at + 1))
+    for (std::size_t at = ptx_body.find("0x"); at != std::string::npos;
+         at = ptx_body.find("0x", at + 1))
         ++bytes;
     EXPECT_EQ(bytes, ptx.size() + 1);
     EXPECT_NE(ptx_body.find("0x00,\n"), std::string::npos);
@@ -104,7 +109,8 @@ TEST_F(SaxpyLauncher, EmbedsCubinAndNulTerminatedPtxInTheImageTable) {
               std::string::npos);
     EXPECT_NE(source.find("{90, true, image_1, sizeof(image_1), \"_Z5saxpyifPKfPf\", 0},"),
               std::string::npos);
-    EXPECT_NE(source.find("::optiml::rt::KernelTable table(images, sizeof(images) / sizeof(images[0]));"),
+    EXPECT_NE(source.find("OPTIML_CONSTINIT ::optiml::rt::KernelTable table(images, sizeof(images) "
+                          "/ sizeof(images[0]));"),
               std::string::npos);
 }
 
@@ -115,7 +121,8 @@ TEST_F(SaxpyLauncher, CommentBlockSaysWhatEachArchitectureRunsAndWhy) {
                        "(2.96x)"),
               std::string::npos)
         << top;
-    EXPECT_NE(top.find("//     parameters: block_size_x=512, items_per_thread=4"), std::string::npos);
+    EXPECT_NE(top.find("//     parameters: block_size_x=512, items_per_thread=4"),
+              std::string::npos);
     EXPECT_NE(top.find("CUBIN sm_90 (7 bytes), PTX compute_90"), std::string::npos) << top;
     EXPECT_NE(top.find("//     cache key: c0ffeesm_90\n"), std::string::npos);
     EXPECT_NE(top.find("// sm_80: no tuned entry; original kernel"), std::string::npos);
@@ -140,25 +147,29 @@ TEST_F(SaxpyLauncher, VariantsAreNumberedInArchitectureOrder) {
         << generated.source;
     EXPECT_NE(generated.source.find("case 1:  // sm_90: block_size_x=512, items_per_thread=4"),
               std::string::npos);
-    EXPECT_NE(generated.source.find("{80, false, image_0, sizeof(image_0), \"_Z5saxpyifPKfPf\", 0},"),
-              std::string::npos);
-    EXPECT_NE(generated.source.find("{90, true, image_3, sizeof(image_3), \"_Z5saxpyifPKfPf\", 1},"),
-              std::string::npos);
+    EXPECT_NE(
+        generated.source.find("{80, false, image_0, sizeof(image_0), \"_Z5saxpyifPKfPf\", 0},"),
+        std::string::npos);
+    EXPECT_NE(
+        generated.source.find("{90, true, image_3, sizeof(image_3), \"_Z5saxpyifPKfPf\", 1},"),
+        std::string::npos);
     // The same variants in another order give the same text: nothing is rewritten needlessly.
     EXPECT_EQ(generate_launcher(spec, {two[1], two[0]}, {}).source, generated.source);
 }
 
 TEST_F(SaxpyLauncher, WithoutVariantsEveryDeviceRunsTheOriginal) {
     const GeneratedFiles generated = generate_launcher(spec, {}, {"sm_90: cache miss"});
-    EXPECT_NE(generated.source.find("::optiml::rt::KernelTable table(nullptr, 0);"),
-              std::string::npos);
+    EXPECT_NE(
+        generated.source.find("OPTIML_CONSTINIT ::optiml::rt::KernelTable table(nullptr, 0);"),
+        std::string::npos);
     EXPECT_EQ(generated.source.find("switch"), std::string::npos);
     EXPECT_NE(generated.source.find("geometry.block[0] = 256LL;"), std::string::npos);
 }
 
 TEST(TemplatedLauncher, NamesTheKernelByItsExpressionAndSetsConstants) {
     const spec::Spec spec = load_fixture("scale_rows.optiml.json");
-    Variant variant = fake_variant("sm_90", {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
+    Variant variant =
+        fake_variant("sm_90", {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
     variant.lowered_name = "_Z10scale_rowsIfLi3EEviiPKT_PS0_";
     variant.constant_symbols["row_scale"] = "row_scale_lowered";
     const GeneratedFiles files = generate_launcher(spec, {variant}, {});
@@ -178,8 +189,9 @@ TEST(TemplatedLauncher, NamesTheKernelByItsExpressionAndSetsConstants) {
     EXPECT_NE(files.source.find("geometry.grid[1] = ::optiml::rt::ceil_div((static_cast<long "
                                 "long>(arg_rows)), 8LL);"),
               std::string::npos);
-    EXPECT_NE(files.source.find("geometry.shared_bytes = (((64LL * 8LL) * 4LL) + (96LL * 1024LL));"),
-              std::string::npos);
+    EXPECT_NE(
+        files.source.find("geometry.shared_bytes = (((64LL * 8LL) * 4LL) + (96LL * 1024LL));"),
+        std::string::npos);
     EXPECT_NE(files.source.find("cudaMemcpyToSymbolAsync(::row_scale, values, bytes, 0, "
                                 "cudaMemcpyHostToDevice, stream)"),
               std::string::npos);
@@ -188,8 +200,9 @@ TEST(TemplatedLauncher, NamesTheKernelByItsExpressionAndSetsConstants) {
     EXPECT_NE(files.source.find("cudaLibraryGetGlobal(&address, &size, library, "
                                 "symbols[dispatch.variant])"),
               std::string::npos);
-    EXPECT_NE(files.source.find("allow_dynamic_shared_memory(device, kernel, original, shared_bytes)"),
-              std::string::npos);
+    EXPECT_NE(
+        files.source.find("allow_dynamic_shared_memory(device, kernel, original, shared_bytes)"),
+        std::string::npos);
 }
 
 }  // namespace

@@ -1,25 +1,32 @@
 #include "tests/unit/codegen/test_support.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace optiml::codegen::test {
 
-std::filesystem::path data_dir() { return OPTIML_CODEGEN_TEST_DATA; }
+std::filesystem::path data_dir() {
+    return OPTIML_CODEGEN_TEST_DATA;
+}
 
-spec::Spec load_fixture(const std::string& spec_file) { return spec::load_spec(data_dir() / spec_file); }
+spec::Spec load_fixture(const std::string& spec_file) {
+    return spec::load_spec(data_dir() / spec_file);
+}
 
 Variant fake_variant(const std::string& arch, std::map<std::string, std::int64_t> parameters) {
     Variant variant;
     variant.arch = arch;
     variant.parameters = std::move(parameters);
     variant.lowered_name = "_Z5saxpyifPKfPf";
-    variant.cubin = std::string("\x7f" "ELF\x00\x01\xfe", 7);
+    variant.cubin = std::string(
+        "\x7f"
+        "ELF\x00\x01\xfe",
+        7);
     variant.ptx = ".version 9.0\n.target " + arch + "\n";
     variant.key = "c0ffee" + arch;
     variant.summary = "tuned on NVIDIA H200: 0.081 ms vs original 0.240 ms (2.96x)";

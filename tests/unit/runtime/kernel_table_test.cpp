@@ -26,7 +26,7 @@ bool has_gpu() {
 }
 
 class KernelTableTest : public ::testing::Test {
-protected:
+  protected:
     void TearDown() override { set_arch_override(0); }
 };
 

@@ -157,6 +157,8 @@ std::optional<std::string> resolve(std::string_view name) {
     return std::nullopt;
 }
 
+// Division and modulo print as ::optiml::rt::div/mod, which do not trap on a zero divisor that
+// reaches the generated launcher through the caller's arguments.
 TEST(Expr, PrintsFullyParenthesisedCpp) {
     const std::vector<std::pair<std::string, std::string>> table = {
         {"ceil_div(n, block_size_x * items_per_thread)",
@@ -166,7 +168,10 @@ TEST(Expr, PrintsFullyParenthesisedCpp) {
         {"-m", "(-m)"},
         {"!(m < 4) || m >= 2 && m != 3", "((!(m < 4LL)) || ((m >= 2LL) && (m != 3LL)))"},
         {"min(m, max(m % 2, 0)) / 1",
-         "(::optiml::rt::min(m, ::optiml::rt::max((m % 2LL), 0LL)) / 1LL)"},
+         "::optiml::rt::div(::optiml::rt::min(m, ::optiml::rt::max(::optiml::rt::mod(m, 2LL), "
+         "0LL)), "
+         "1LL)"},
+        {"n / block_size_x - 1", "(::optiml::rt::div((static_cast<long long>(n)), 256LL) - 1LL)"},
         {"m <= 1 == (m > 0)", "((m <= 1LL) == (m > 0LL))"},
     };
     for (const auto& [text, cpp] : table) EXPECT_EQ(Expr::parse(text).to_cpp(resolve), cpp) << text;

@@ -32,7 +32,8 @@ int main() {
     const cudaError_t too_many = optiml::scale_rows_set_row_scale(scale.data(), 65, nullptr);
     cudaGetLastError();  // clear what the rejected copy may have left
     cudaError_t status = optiml::scale_rows_set_row_scale(scale.data(), 64, nullptr);
-    if (status == cudaSuccess) status = optiml::scale_rows(nullptr, rows, cols, device_in, device_out);
+    if (status == cudaSuccess)
+        status = optiml::scale_rows(nullptr, rows, cols, device_in, device_out);
     if (status == cudaSuccess) status = cudaDeviceSynchronize();
     std::vector<float> out(in.size());
     cudaMemcpy(out.data(), device_out, out.size() * sizeof(float), cudaMemcpyDeviceToHost);

@@ -8,7 +8,8 @@
 #ifndef block_size_y
 #define block_size_y 4
 #endif
-#ifndef reserve_kib  // dynamic shared memory reserved beyond the staging tile (launch geometry only)
+#ifndef reserve_kib  // dynamic shared memory reserved beyond the staging tile (launch geometry
+                     // only)
 #define reserve_kib 64
 #endif
 
