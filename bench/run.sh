@@ -14,7 +14,9 @@ optiml_dir=$(realpath "$1")
 out=$(realpath -m "${2:-$(mktemp -d)}")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-optiml=$(find "$optiml_dir" -type f -name optiml -perm -u+x | head -n1)
+# The driver: next to an install's lib/cmake/OptiML, in a build tree, or on PATH.
+optiml=$(find "$optiml_dir/../../../bin" "$optiml_dir" -maxdepth 3 -type f -name optiml -perm -u+x 2>/dev/null | head -n1)
+optiml=${optiml:-$(command -v optiml)}
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

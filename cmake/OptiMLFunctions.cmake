@@ -139,10 +139,13 @@ function(optiml_optimize_kernel target)
   endif()
   get_target_property(type ${target} TYPE)
   get_target_property(imported ${target} IMPORTED)
-  if(imported OR NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
-    message(FATAL_ERROR "${call}: \"${target}\" is an imported or ${type} target; OptiML adds "
-                        "generated sources, so it needs an executable or a (non-interface) library "
-                        "built by this project.")
+  if(imported)
+    set(type "imported ${type}")
+  endif()
+  if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+    message(FATAL_ERROR "${call}: \"${target}\" is an ${type} target; OptiML adds generated "
+                        "sources, so it needs an executable or a (non-interface) library built by "
+                        "this project.")
   endif()
   get_target_property(target_dir ${target} SOURCE_DIR)
   if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
@@ -278,9 +281,9 @@ function(optiml_optimize_kernel target)
   target_include_directories(${target} PRIVATE "${out_dir}/include")
   if(NOT kernels)
     # Through the properties rather than target_link_libraries(), so that a target linked with
-    # the keyword-less signature elsewhere still works. Static libraries pass it on to users.
+    # the keyword-less signature elsewhere still works. Static and object libraries pass it on.
     set_property(TARGET ${target} APPEND PROPERTY LINK_LIBRARIES OptiML::runtime)
-    if(type STREQUAL "STATIC_LIBRARY")
+    if(type MATCHES "^(STATIC|OBJECT)_LIBRARY$")
       set_property(TARGET ${target} APPEND PROPERTY INTERFACE_LINK_LIBRARIES
                                                    "$<LINK_ONLY:OptiML::runtime>")
     endif()

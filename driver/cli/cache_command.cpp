@@ -36,7 +36,7 @@ void add_cache_command(CLI::App& app) {
             for (const auto& key : store.keys()) {
                 std::cout << key.substr(0, 16);
                 try {
-                    const auto entry = store.get(key);
+                    const auto entry = store.inspect(key);
                     const auto& m = entry->manifest;
                     std::cout << "  " << std::left << std::setw(16) << m.value("name", "?") << " "
                               << std::setw(6) << m.value("arch", "?") << " " << std::right
@@ -63,7 +63,7 @@ void add_cache_command(CLI::App& app) {
             if (matches.size() != 1)
                 throw cache::CacheError(std::to_string(matches.size()) + " entries match '" + *key +
                                         "'; give more of the key (optiml cache ls)");
-            std::cout << store.get(matches[0])->manifest.dump(2) << "\n";
+            std::cout << store.inspect(matches[0])->manifest.dump(2) << "\n";
         });
     });
 

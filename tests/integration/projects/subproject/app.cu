@@ -1,3 +1,5 @@
 #include <optiml/saxpy.h>
 
-int main() { return optiml::saxpy_dispatch(0).variant < 0 ? 0 : 1; }
+int main() {
+    return optiml::saxpy_dispatch(0).variant < 0 ? 0 : 1;
+}

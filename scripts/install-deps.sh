@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs OptiML's build and test dependencies from Debian's packages. The CUDA toolkit (nvcc,
+# NVRTC) is a prerequisite this script does not install: it only checks that it is there.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
+          libgtest-dev googletest)
+as_root=()
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+    as_root=(sudo)
+fi
+"${as_root[@]}" apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${packages[@]}"
+
+if ! command -v nvcc >/dev/null && [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
+    echo "install-deps: the CUDA toolkit was not found (no nvcc on PATH or in /usr/local/cuda/bin);" \
+        "install it from NVIDIA first" >&2
+    exit 1
+fi

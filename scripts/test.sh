@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds OptiML with warnings as errors in build-test/ and runs every test: unit, integration
+# (real CMake builds of the examples) and GPU tests, which skip themselves without a GPU.
+# Extra arguments go to the CMake configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+fi
+
+cmake -S . -B build-test -G Ninja -DOPTIML_WARNINGS_AS_ERRORS=ON "$@"
+cmake --build build-test
+ctest --test-dir build-test --output-on-failure -j2
