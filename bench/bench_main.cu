@@ -195,35 +195,42 @@ void bench_matmul(cudaStream_t stream, int device) {
     cudaFree(reference);
 }
 
-// Host-side cost per launch: many back-to-back launches of a kernel that does almost nothing.
+// Host-side cost per launch: the time to enqueue a batch of launches of a kernel that does
+// almost nothing, in batches small enough that the launch queue never fills (a full queue would
+// measure the GPU's launch throughput instead). Rounds alternate between the two paths; the
+// median batch of each is reported.
 void bench_launch_overhead(cudaStream_t stream, int device) {
-    const int n = 256, launches = 200000;
+    const int n = 256, batch = 128, rounds = 2001;
     float* x;
     CHECK(cudaMalloc(&x, n * sizeof(float)));
     CHECK(cudaMemset(x, 0, n * sizeof(float)));
-    auto per_launch_ns = [&](const std::function<void()>& launch) {
-        for (int i = 0; i < 1000; ++i) launch();
+    auto enqueue_ns = [&](const std::function<void()>& launch) {
         CHECK(cudaStreamSynchronize(stream));
         const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < launches; ++i) launch();
-        CHECK(cudaStreamSynchronize(stream));
-        return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / launches;
+        for (int i = 0; i < batch; ++i) launch();
+        const auto end = std::chrono::steady_clock::now();
+        return std::chrono::duration<double, std::nano>(end - start).count() / batch;
     };
-    double direct = 0, launcher = 0;
-    // Interleaved rounds, so drift in clocks or queue state affects both alike; best round each.
-    for (int round = 0; round < 5; ++round) {
-        const double d = per_launch_ns([&] { bench::original_tiny_launch(stream, n, x); });
-        const double l = per_launch_ns([&] { optiml::tiny(stream, n, x); });
-        direct = round ? std::min(direct, d) : d;
-        launcher = round ? std::min(launcher, l) : l;
+    const auto direct_launch = [&] { bench::original_tiny_launch(stream, n, x); };
+    const auto optiml_launch = [&] { optiml::tiny(stream, n, x); };
+    std::vector<double> direct, launcher;
+    for (int round = 0; round < rounds; ++round) {
+        direct.push_back(enqueue_ns(direct_launch));
+        launcher.push_back(enqueue_ns(optiml_launch));
     }
+    CHECK(cudaStreamSynchronize(stream));
     CHECK(cudaGetLastError());
-    std::printf("\n## launch overhead (%d launches of a %d-element kernel, %s variant)\n\n", launches,
-                n, describe(optiml::tiny_dispatch(device)));
-    std::printf("| %-34s | %12s |\n|---|---|\n", "launch path", "ns / launch");
-    std::printf("| %-34s | %12.1f |\n", "direct <<<>>> launch", direct);
-    std::printf("| %-34s | %12.1f |\n", "OptiML generated launcher", launcher);
-    std::printf("\nLAUNCHER_OVERHEAD_NS %.1f (ratio %.3f)\n", launcher - direct, launcher / direct);
+    std::sort(direct.begin(), direct.end());
+    std::sort(launcher.begin(), launcher.end());
+    const double d = direct[rounds / 2], l = launcher[rounds / 2];
+    std::printf("\n## launch overhead (%d batches of %d launches, %d-element kernel, %s variant)\n\n",
+                rounds, batch, n, describe(optiml::tiny_dispatch(device)));
+    std::printf("| %-34s | %12s | %12s |\n|---|---|---|\n", "launch path", "ns / launch", "p10-p90 ns");
+    std::printf("| %-34s | %12.1f | %5.1f-%-6.1f |\n", "direct <<<>>> launch", d, direct[rounds / 10],
+                direct[rounds * 9 / 10]);
+    std::printf("| %-34s | %12.1f | %5.1f-%-6.1f |\n", "OptiML generated launcher", l,
+                launcher[rounds / 10], launcher[rounds * 9 / 10]);
+    std::printf("\nLAUNCHER_OVERHEAD_NS %.1f (ratio %.3f)\n", l - d, l / d);
     cudaFree(x);
 }
 
