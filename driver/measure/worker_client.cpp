@@ -33,6 +33,7 @@ void WorkerProcess::start() {
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
     if (pid_ == 0) {
+        setpgid(0, 0);  // its own process group: stop() ends whatever the worker started too
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         close(in[0]);
@@ -46,6 +47,7 @@ void WorkerProcess::start() {
         execl(executable_.c_str(), executable_.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
+    setpgid(pid_, pid_);  // also here: whichever of parent and child runs first sets it
     close(in[0]);
     close(out[1]);
     to_worker_ = in[1];
@@ -59,6 +61,7 @@ void WorkerProcess::stop() {
     if (from_worker_ >= 0) close(from_worker_);
     to_worker_ = from_worker_ = -1;
     if (pid_ > 0) {
+        kill(-pid_, SIGKILL);
         kill(pid_, SIGKILL);
         waitpid(pid_, nullptr, 0);
     }
