@@ -123,35 +123,35 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             const std::string tag = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
             std::string where;
             std::optional<cache::Entry> entry;
-            if (options.mode != Mode::Retune) entry = lookup(key, local, seeds, where, log);
-            if (entry) {
+            entry = lookup(key, local, seeds, where, log);
+            if (entry && options.mode != Mode::Retune) {
                 log << tag << "cache hit " << key.substr(0, 12) << " (" << where << "): "
                     << entry_summary(entry->manifest) << "\n";
-            } else if (options.mode != Mode::CacheOnly) {
+            } else if (options.mode == Mode::Auto || options.mode == Mode::Retune) {
                 if (!devices) devices = measure::probe_devices(measure::default_worker_path());
                 const measure::DeviceInfo* device = nullptr;
                 for (const auto& d : *devices)
                     if (d.arch == arch && !device) device = &d;
                 if (device) {
-                    log << tag << "cache miss " << key.substr(0, 12) << "; tuning\n" << std::flush;
-                    nlohmann::json summary = {{"arch", inputs.arch},
-                                              {"nvrtc_version", inputs.nvrtc_version},
-                                              {"nvrtc_options", inputs.nvrtc_options},
-                                              {"optiml_version", inputs.optiml_version}};
-                    for (const auto& s : inputs.sources)
-                        summary["sources"].push_back({{"path", s.relative_path},
-                                                      {"sha256", cache::sha256_hex(s.contents)}});
+                    log << tag << (entry ? "retuning " : "cache miss ") << key.substr(0, 12)
+                        << "; tuning\n"
+                        << std::flush;
                     GpuLock lock;
-                    entry = tune({&spec, *device, key, summary,
-                                  {spec.budget.evaluations, spec.budget.seconds}},
-                                 log);
-                    if (entry) {
+                    auto tuned = tune({&spec, *device, key, key_summary(inputs),
+                                       {spec.budget.evaluations, spec.budget.seconds}},
+                                      log);
+                    if (tuned) {
+                        entry = std::move(tuned);
                         try {
+                            local.remove(key);  // a retune replaces the old result
                             local.put(*entry);
                         } catch (const cache::CacheError& e) {
                             log << "optiml: warning: could not store the result: " << e.what() << "\n";
                         }
                     }
+                } else if (entry) {
+                    log << tag << "no GPU of this architecture to retune on; cache hit "
+                        << key.substr(0, 12) << " (" << where << ") kept\n";
                 }
             }
             if (entry) {

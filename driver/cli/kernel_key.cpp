@@ -26,6 +26,18 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     return inputs;
 }
 
+nlohmann::json key_summary(const cache::KeyInputs& inputs) {
+    nlohmann::json summary = {{"arch", inputs.arch},
+                              {"nvrtc_version", inputs.nvrtc_version},
+                              {"nvrtc_options", inputs.nvrtc_options},
+                              {"optiml_version", inputs.optiml_version},
+                              {"sources", nlohmann::json::array()}};
+    for (const auto& source : inputs.sources)
+        summary["sources"].push_back(
+            {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
+    return summary;
+}
+
 std::string arch_name(int arch) { return "sm_" + std::to_string(arch); }
 
 }  // namespace optiml::cli

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cache/key.h"
 #include "driver/compile/include_scanner.h"
 #include "driver/spec/spec.h"
@@ -18,6 +20,9 @@ struct KernelSources {
 KernelSources scan_sources(const spec::Spec& spec);
 
 cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch);
+
+// What went into a key, for the manifest: versions, options, arch, each source's SHA-256.
+nlohmann::json key_summary(const cache::KeyInputs& inputs);
 
 std::string arch_name(int arch);  // 90 -> "sm_90"
 

@@ -47,7 +47,7 @@ void add_tune_command(CLI::App& app) {
         search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
                               options->seconds.value_or(spec.budget.seconds)};
         GpuLock lock;
-        auto entry = tune({&spec, device, key, {{"arch", inputs.arch}}, budget}, std::cout);
+        auto entry = tune({&spec, device, key, key_summary(inputs), budget}, std::cout);
         if (!entry) {
             exit_status() = 1;
             return;

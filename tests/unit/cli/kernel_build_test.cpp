@@ -1,0 +1,109 @@
+// `optiml build` on a machine without a GPU (the worker is pointed at nothing), against the
+// saxpy example's committed seed cache: which entry each mode embeds and what it says.
+#include "driver/cli/kernel_build.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace optiml::cli {
+namespace {
+namespace fs = std::filesystem;
+
+class KernelBuildTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        setenv("OPTIML_WORKER", "/nonexistent/optiml-worker", 1);  // no GPU, whatever the machine
+        dir_ = fs::temp_directory_path() / ("optiml-build-test-" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        options_.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
+        options_.archs = {90};
+        options_.out_dir = dir_ / "out";
+        options_.depfile = dir_ / "out/saxpy.d";
+        options_.cache_dir = dir_ / "cache";
+        options_.seeds = {fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/optiml-seed"};
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    std::string build() {
+        std::ostringstream log;
+        EXPECT_EQ(run_build(options_, log), 0) << log.str();
+        return log.str();
+    }
+    std::string generated() const {
+        std::ifstream in(options_.out_dir / "optiml_saxpy.cu");
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+    static int count(const std::string& text, const std::string& what) {
+        int n = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    }
+    fs::path dir_;
+    BuildOptions options_;
+};
+
+TEST_F(KernelBuildTest, AutoModeEmbedsTheSeedEntry) {
+    const std::string log = build();
+    EXPECT_NE(log.find("sm_90: cache hit"), std::string::npos) << log;
+    EXPECT_EQ(count(log, "optiml: warning"), 0) << log;
+    EXPECT_NE(generated().find("vector_size=4"), std::string::npos);
+}
+
+TEST_F(KernelBuildTest, AMissingArchitectureWarnsOnceAndKeepsTheOriginal) {
+    options_.archs = {90, 80, 100};
+    const std::string log = build();
+    EXPECT_EQ(count(log, "optiml: warning"), 1) << log;
+    EXPECT_NE(log.find("no tuned entry for sm_80, sm_100"), std::string::npos) << log;
+}
+
+TEST_F(KernelBuildTest, RetuneWithoutAGpuKeepsTheCachedEntry) {
+    options_.mode = Mode::Retune;
+    const std::string log = build();
+    EXPECT_NE(log.find("no GPU of this architecture to retune on"), std::string::npos) << log;
+    EXPECT_EQ(count(log, "optiml: warning"), 0) << log;
+    EXPECT_NE(generated().find("vector_size=4"), std::string::npos);
+}
+
+TEST_F(KernelBuildTest, OffModeIgnoresEveryCache) {
+    options_.mode = Mode::Off;
+    const std::string log = build();
+    EXPECT_EQ(log.find("cache hit"), std::string::npos) << log;
+    EXPECT_EQ(generated().find("vector_size=4"), std::string::npos);
+    EXPECT_FALSE(fs::exists(options_.cache_dir)) << "off must not touch the cache";
+}
+
+TEST_F(KernelBuildTest, CacheOnlyWithoutASeedWarnsAndNeverTunes) {
+    options_.mode = Mode::CacheOnly;
+    options_.seeds.clear();
+    const std::string log = build();
+    EXPECT_EQ(count(log, "optiml: warning"), 1) << log;
+    EXPECT_NE(log.find("cache-only"), std::string::npos) << log;
+}
+
+TEST_F(KernelBuildTest, TheDepfileNamesTheSpecTheSourceForTheGeneratedSource) {
+    build();
+    std::ifstream in(options_.depfile);
+    std::ostringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str().rfind((options_.out_dir / "optiml_saxpy.cu").string() + ":", 0), 0u) << text.str();
+    EXPECT_NE(text.str().find("saxpy.optiml.json"), std::string::npos);
+    EXPECT_NE(text.str().find("kernels/saxpy.cu"), std::string::npos);
+}
+
+TEST_F(KernelBuildTest, ABadSpecIsOneClearErrorNotACrash) {
+    const fs::path bad = dir_ / "bad.optiml.json";
+    fs::create_directories(dir_);
+    std::ofstream(bad) << R"({"name": "x", "source": "missing.cu"})";
+    options_.spec = bad;
+    std::ostringstream log;
+    EXPECT_EQ(run_build(options_, log), 1);
+    EXPECT_EQ(log.str().rfind("optiml: error: " + bad.string(), 0), 0u) << log.str();
+}
+
+}  // namespace
+}  // namespace optiml::cli
