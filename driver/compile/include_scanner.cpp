@@ -1,22 +1,15 @@
 #include "driver/compile/include_scanner.h"
 
+#include "driver/compile/read_file.h"
+
 #include <algorithm>
-#include <fstream>
 #include <optional>
 #include <regex>
 #include <set>
-#include <sstream>
 
 namespace optiml::compile {
 namespace fs = std::filesystem;
 namespace {
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 std::vector<std::string> quoted_includes(const std::string& text) {
     static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\")",

@@ -1,20 +1,14 @@
 #include "driver/measure/candidate_evaluator.h"
 
+#include "driver/compile/read_file.h"
+
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace optiml::measure {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 search::Outcome to_outcome(const Measurement& m) {
     return {m.ok, m.status, m.message, m.median_ms, m.min_ms, m.max_ms, m.runs};
@@ -32,7 +26,7 @@ search::Outcome failure(std::string status, std::string message) {
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output) {
     compile::CompileRequest request;
-    request.source_text = read_text(spec.source);
+    request.source_text = compile::read_file(spec.source);
     request.source_name = spec.source.filename().string();
     request.name_expression = spec.kernel;
     request.options = spec.nvrtc_options;

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include <cuda.h>
 
+#include "driver/compile/read_file.h"
 #include "driver/measure/fill.h"
 
 namespace optiml::measure {
@@ -52,13 +51,6 @@ Measurement failed(std::string status, std::string message, bool fatal = false) 
     m.message = std::move(message);
     m.fatal = fatal;
     return m;
-}
-
-std::string read_binary(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
 }
 
 struct DeviceBuffer {
@@ -163,7 +155,7 @@ struct GpuSession::State {
     }
 
     CUresult load(const LaunchSpec& launch, LoadedKernel& kernel, std::string& why) {
-        const std::string image = read_binary(launch.image_path);
+        const std::string image = compile::read_file(launch.image_path);
         if (image.empty()) {
             why = "cannot read " + launch.image_path;
             return CUDA_ERROR_FILE_NOT_FOUND;
