@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <random>
 #include <sstream>
 
 #include "driver/cli/kernel_key.h"
@@ -45,7 +46,8 @@ nlohmann::json trace_json(const search::Result& result) {
     nlohmann::json trace = nlohmann::json::array();
     for (const auto& item : result.trace) {
         nlohmann::json row = {{"parameters", item.config}, {"status", item.outcome.status},
-                              {"elapsed_s", item.elapsed_s}};
+                              {"elapsed_s", item.elapsed_s}, {"details", item.outcome.details}};
+        if (item.outcome.beats_incumbent) row["beats_incumbent"] = *item.outcome.beats_incumbent;
         if (item.outcome.ok) row["time_ms"] = time_json(item.outcome);
         else row["message"] = item.outcome.message.substr(0, 2000);
         trace.push_back(std::move(row));
@@ -121,8 +123,11 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         out << original.binary;
     }
 
-    measure::RemoteSession session(measure::default_worker_path(), request.device.index,
-                                   measure::make_problem(spec), original_launch);
+    // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
+    measure::Problem problem = measure::make_problem(spec);
+    problem.seed_base = std::random_device{}() % 1000000;
+    measure::RemoteSession session(measure::default_worker_path(), request.device.index, problem,
+                                   original_launch);
     try {
         session.start();
     } catch (const std::exception& e) {
@@ -131,6 +136,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     }
 
     measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(), measure::TimingSpec{});
+    evaluator.set_reverify_seed(problem.seed_base + 1000);
     const search::Space space = make_space(spec);
     log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
         << "), budget " << request.budget.evaluations << " evaluations / " << request.budget.seconds
@@ -194,6 +200,11 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         {"optiml_version", kVersion},
         {"created", utc_now()},
         {"key_inputs", request.key_summary},
+        {"verification", {{"trials", problem.trials},
+                          {"deterministic", problem.deterministic},
+                          {"seed_base", problem.seed_base},
+                          {"rtol", problem.tolerance.rtol},
+                          {"atol", problem.tolerance.atol}}},
         {"search", {{"strategy", result.strategy},
                     {"space_size", result.space_size},
                     {"evaluations", result.trace.size()},

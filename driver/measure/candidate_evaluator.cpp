@@ -1,6 +1,7 @@
 #include "driver/measure/candidate_evaluator.h"
 
 #include "driver/compile/read_file.h"
+#include "driver/measure/statistics.h"
 
 #include <fstream>
 #include <stdexcept>
@@ -11,7 +12,18 @@ namespace fs = std::filesystem;
 namespace {
 
 search::Outcome to_outcome(const Measurement& m) {
-    return {m.ok, m.status, m.message, m.median_ms, m.min_ms, m.max_ms, m.runs};
+    search::Outcome o{m.ok, m.status, m.message, m.median_ms, m.min_ms, m.max_ms, m.runs, {}, {}};
+    if (!m.ok) return o;
+    o.details = {{"ci_low_ms", m.ci_low_ms},     {"ci_high_ms", m.ci_high_ms},
+                 {"verify_ms", m.verify_ms},     {"timing_ms", m.timing_ms},
+                 {"sm_clock_mhz", m.sm_clock_mhz}, {"memory_clock_mhz", m.memory_clock_mhz}};
+    if (m.launch_bound) o.details["launch_bound"] = 1;
+    if (m.has_incumbent) {
+        o.details["incumbent_median_ms"] = m.incumbent_median_ms;
+        o.details["incumbent_ci_low_ms"] = m.incumbent_ci_low_ms;
+        o.details["incumbent_ci_high_ms"] = m.incumbent_ci_high_ms;
+    }
+    return o;
 }
 
 search::Outcome failure(std::string status, std::string message) {
@@ -64,30 +76,70 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(const std::vector<sear
     std::vector<compile::CompileRequest> requests;
     for (const auto& config : batch)
         requests.push_back(make_compile_request(spec_, config, arch_, compile::Output::Cubin));
+    const auto compile_start = std::chrono::steady_clock::now();
     std::vector<compile::CompileResult> results = compile::compile_all(requests);
+    // The batch compiles in parallel: each variant is charged its share of the wall time.
+    const double compile_ms = std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - compile_start).count() /
+                              static_cast<double>(batch.size());
 
     std::vector<search::Outcome> outcomes;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const compile::CompileResult& result = compiled_[batch[i]] = std::move(results[i]);
-        if (!result.ok) {
-            outcomes.push_back(failure("compile_error", result.log));
-            continue;
-        }
-        LaunchSpec launch;
-        try {
-            launch = make_launch(spec_, batch[i]);
-        } catch (const std::exception& e) {
-            outcomes.push_back(failure("launch_error", e.what()));
-            continue;
-        }
-        launch.symbol = result.lowered_name;
-        launch.image_path = (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
-        std::ofstream(launch.image_path, std::ios::binary) << result.binary;
-        // A hang is cut off long before it could stall a build for good.
-        outcomes.push_back(to_outcome(session_.evaluate(launch, timing_, std::chrono::seconds(120))));
-        fs::remove(launch.image_path);
+        search::Outcome outcome = result.ok ? evaluate_one(batch[i], result)
+                                            : failure("compile_error", result.log);
+        outcome.details["compile_ms"] = compile_ms;
+        outcomes.push_back(std::move(outcome));
     }
     return outcomes;
+}
+
+// Long enough for every verification and timed run of a variant 20x slower than the original,
+// with a floor for start-up; a hang is cut off there and its worker killed.
+std::chrono::milliseconds CandidateEvaluator::hang_timeout() const {
+    if (original_ms_ <= 0.0) return std::chrono::minutes(5);
+    const double launches = 2.0 + spec_.check.trials + 2.0 * (timing_.warmup + timing_.max_runs);
+    return std::chrono::milliseconds(10000 + static_cast<long long>(20.0 * original_ms_ * launches));
+}
+
+search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
+                                                 const compile::CompileResult& compiled) {
+    LaunchSpec launch;
+    try {
+        launch = make_launch(spec_, config);
+    } catch (const std::exception& e) {
+        return failure("launch_error", e.what());
+    }
+    launch.symbol = compiled.lowered_name;
+    launch.image_path = (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
+    std::ofstream(launch.image_path, std::ios::binary) << compiled.binary;
+
+    const Measurement m = session_.evaluate(launch, timing_, hang_timeout(),
+                                            incumbent_ ? &*incumbent_ : nullptr);
+    search::Outcome outcome = to_outcome(m);
+    if (outcome.ok && original_ms_ > 0.0 && original_ms_ / m.median_ms > 10.0) {
+        // Claims over 10x are checked once more on inputs no earlier run has seen.
+        const Measurement again = session_.reverify(launch, next_reverify_seed_++, hang_timeout());
+        outcome.details["reverified"] = 1;
+        if (!again.ok) outcome = failure(again.status, again.message + " (after a " +
+                                                           std::to_string(original_ms_ / m.median_ms) +
+                                                           "x claim)");
+    }
+    if (outcome.ok) {
+        if (original_ms_ <= 0.0) original_ms_ = m.median_ms;
+        const bool wins = !incumbent_ ||
+                          beats({m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.min_ms, m.max_ms},
+                                {m.incumbent_median_ms, m.incumbent_ci_low_ms, m.incumbent_ci_high_ms,
+                                 m.incumbent_runs, 0.0, 0.0});
+        outcome.beats_incumbent = wins;
+        if (wins) {
+            if (incumbent_) fs::remove(incumbent_->image_path);
+            incumbent_ = launch;
+            return outcome;  // its image stays: the next challengers are timed beside it
+        }
+    }
+    fs::remove(launch.image_path);
+    return outcome;
 }
 
 const compile::CompileResult* CandidateEvaluator::compiled(const search::Config& config) const {

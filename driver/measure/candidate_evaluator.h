@@ -1,8 +1,13 @@
 // The search's Evaluator on a real GPU: compiles a batch of configurations with NVRTC (in
-// parallel), then verifies and times each in the worker, one after another on one device.
+// parallel), then verifies and times each in the worker, one after another on one device, each
+// challenger interleaved with the incumbent (the fastest correct variant so far). A variant
+// reported more than 10x faster than the original is verified again on new inputs first.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,7 +38,13 @@ public:
     // The CUBIN that was timed for a configuration (for the cache entry), if it compiled.
     const compile::CompileResult* compiled(const search::Config& config) const;
 
+    // Re-verification seeds start here (past every trial seed of the session).
+    void set_reverify_seed(std::uint64_t seed) { next_reverify_seed_ = seed; }
+
 private:
+    search::Outcome evaluate_one(const search::Config& config, const compile::CompileResult& compiled);
+    std::chrono::milliseconds hang_timeout() const;
+
     const spec::Spec& spec_;
     int arch_;
     RemoteSession& session_;
@@ -41,6 +52,10 @@ private:
     TimingSpec timing_;
     std::map<search::Config, compile::CompileResult> compiled_;
     std::size_t images_written_ = 0;
+    // The fastest correct variant so far: every challenger is timed beside it.
+    std::optional<LaunchSpec> incumbent_;
+    double original_ms_ = 0.0;  // the first correct result: the original configuration
+    std::uint64_t next_reverify_seed_ = 1000003;
 };
 
 }  // namespace optiml::measure

@@ -1,7 +1,7 @@
 #include "driver/measure/gpu_session.h"
 
 #include <algorithm>
-#include <cstring>
+#include <chrono>
 #include <stdexcept>
 #include <vector>
 
@@ -9,6 +9,9 @@
 
 #include "driver/compile/read_file.h"
 #include "driver/measure/fill.h"
+#include "driver/measure/gpu_clocks.h"
+#include "driver/measure/statistics.h"
+#include "driver/measure/two_runs.h"
 
 namespace optiml::measure {
 namespace {
@@ -53,6 +56,10 @@ Measurement failed(std::string status, std::string message, bool fatal = false) 
     return m;
 }
 
+double since_ms(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 struct DeviceBuffer {
     CUdeviceptr ptr = 0;
     std::size_t bytes = 0;
@@ -61,10 +68,28 @@ struct DeviceBuffer {
 struct LoadedKernel {
     CUmodule module = nullptr;
     CUfunction function = nullptr;
+    LoadedKernel() = default;
+    LoadedKernel(const LoadedKernel&) = delete;
+    LoadedKernel& operator=(const LoadedKernel&) = delete;
     ~LoadedKernel() {
         if (module) cuModuleUnload(module);
     }
 };
+
+// One set of inputs: every non-output pointer's initial contents, on the host (to check that
+// read-only inputs come back unchanged) and on the device (restores cost a device copy).
+struct InputSet {
+    std::vector<std::string> host;
+    std::vector<DeviceBuffer> device;
+};
+
+void read_clocks(CUdevice device, Measurement& m) {
+    char bus_id[64] = {};
+    if (cuDeviceGetPCIBusId(bus_id, sizeof(bus_id), device) != CUDA_SUCCESS) return;
+    const GpuClocks clocks = read_gpu_clocks(bus_id);
+    m.sm_clock_mhz = clocks.sm_mhz;
+    m.memory_clock_mhz = clocks.memory_mhz;
+}
 
 }  // namespace
 
@@ -102,53 +127,71 @@ struct GpuSession::State {
     CUstream stream = nullptr;
     CUevent start = nullptr;
     CUevent stop = nullptr;
-    std::vector<DeviceBuffer> buffers;          // one per argument (unused for scalars)
-    std::vector<std::string> pristine;          // host copy of each pointer's initial contents
-    std::vector<DeviceBuffer> pristine_device;  // the same on the device: restores cost a D2D copy
-    std::vector<std::string> scalars;           // bytes of each scalar argument
-    std::vector<std::string> reference;         // original kernel's outputs (outputs and inouts)
-    std::vector<std::string> constant_values;   // host bytes of each __constant__ symbol
-    DeviceBuffer flush;                         // twice the L2 size
+    std::vector<DeviceBuffer> buffers;               // one per argument (unused for scalars)
+    std::vector<std::string> scalars;                // bytes of each scalar argument
+    std::vector<InputSet> trials;                    // the inputs of each correctness trial
+    std::vector<std::vector<std::string>> reference; // original's outputs, per trial
+    std::vector<std::string> constant_values;        // host bytes of each __constant__ symbol
+    LaunchSpec original_launch;
+    std::unique_ptr<LoadedKernel> original;
+    DeviceBuffer flush;  // twice the L2 size
 
     ~State() {
         if (!context) return;
         cuCtxSetCurrent(context);
-        for (auto& b : buffers)
-            if (b.ptr) cuMemFree(b.ptr);
-        for (auto& b : pristine_device)
-            if (b.ptr) cuMemFree(b.ptr);
-        if (flush.ptr) cuMemFree(flush.ptr);
+        original.reset();
+        for (auto& b : buffers) free(b);
+        for (auto& set : trials)
+            for (auto& b : set.device) free(b);
+        free(flush);
         if (start) cuEventDestroy(start);
         if (stop) cuEventDestroy(stop);
         if (stream) cuStreamDestroy(stream);
         cuDevicePrimaryCtxRelease(device);
     }
 
-    bool writes(std::size_t i) const {
-        const auto& a = problem.arguments[i];
-        return a.is_pointer && a.role != spec::Role::Input;
+    static void free(DeviceBuffer& b) {
+        if (b.ptr) cuMemFree(b.ptr);
+        b.ptr = 0;
     }
 
-    // Inputs and inouts back to their initial contents; outputs poisoned with 0xFF bytes (NaN for
-    // floats), so an element the kernel never writes cannot match the reference.
-    CUresult reset_buffers() {
+    const BufferSpec& argument(std::size_t i) const { return problem.arguments[i]; }
+    bool is_output(std::size_t i) const { return argument(i).is_pointer && argument(i).role != spec::Role::Input; }
+    bool is_read_only(std::size_t i) const { return argument(i).is_pointer && argument(i).role == spec::Role::Input; }
+
+    InputSet make_inputs(std::uint64_t seed_offset) {
+        InputSet set;
+        set.host.resize(buffers.size());
+        set.device.resize(buffers.size());
         for (std::size_t i = 0; i < buffers.size(); ++i) {
-            const auto& a = problem.arguments[i];
+            const auto& a = argument(i);
+            if (!a.is_pointer || a.role == spec::Role::Output) continue;
+            set.host[i] = make_filled_buffer(a.type, a.fill, a.count, seed_offset);
+            set.device[i].bytes = buffers[i].bytes;
+            check(cuMemAlloc(&set.device[i].ptr, set.device[i].bytes), "cuMemAlloc");
+            check(cuMemcpyHtoD(set.device[i].ptr, set.host[i].data(), set.host[i].size()), "cuMemcpyHtoD");
+        }
+        return set;
+    }
+
+    // Inputs and inouts from `set`; outputs filled with `poison` bytes (0xFF is NaN for floats).
+    CUresult reset_buffers(const InputSet& set, unsigned char poison) {
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            const auto& a = argument(i);
             if (!a.is_pointer) continue;
             CUresult r = a.role == spec::Role::Output
-                             ? cuMemsetD8Async(buffers[i].ptr, 0xFF, buffers[i].bytes, stream)
-                             : cuMemcpyDtoDAsync(buffers[i].ptr, pristine_device[i].ptr,
-                                                 buffers[i].bytes, stream);
+                             ? cuMemsetD8Async(buffers[i].ptr, poison, buffers[i].bytes, stream)
+                             : cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr, buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
         return CUDA_SUCCESS;
     }
 
-    // Inouts are restored before each timed run so every run sees the real input.
-    CUresult restore_inouts() {
+    // Before each timed run: inouts get their real input back (outputs need no reset).
+    CUresult restore_inouts(const InputSet& set) {
         for (std::size_t i = 0; i < buffers.size(); ++i) {
-            if (problem.arguments[i].role != spec::Role::InOut) continue;
-            CUresult r = cuMemcpyDtoDAsync(buffers[i].ptr, pristine_device[i].ptr, buffers[i].bytes, stream);
+            if (argument(i).role != spec::Role::InOut) continue;
+            CUresult r = cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr, buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
         return CUDA_SUCCESS;
@@ -173,8 +216,7 @@ struct GpuSession::State {
                 why = "__constant__ symbol '" + problem.constants[c].name + "' not found";
                 break;
             }
-            r = cuMemcpyHtoD(symbol, constant_values[c].data(),
-                             std::min(bytes, constant_values[c].size()));
+            r = cuMemcpyHtoD(symbol, constant_values[c].data(), std::min(bytes, constant_values[c].size()));
         }
         if (r != CUDA_SUCCESS && why.empty()) why = error_text(r);
         return r;
@@ -183,30 +225,114 @@ struct GpuSession::State {
     CUresult launch_once(const LaunchSpec& launch, CUfunction function) {
         std::vector<void*> params;
         for (std::size_t i = 0; i < buffers.size(); ++i)
-            params.push_back(problem.arguments[i].is_pointer ? static_cast<void*>(&buffers[i].ptr)
-                                                             : static_cast<void*>(scalars[i].data()));
+            params.push_back(argument(i).is_pointer ? static_cast<void*>(&buffers[i].ptr)
+                                                    : static_cast<void*>(scalars[i].data()));
         return cuLaunchKernel(function, launch.grid[0], launch.grid[1], launch.grid[2],
                               launch.block[0], launch.block[1], launch.block[2],
                               launch.shared_memory_bytes, stream, params.data(), nullptr);
     }
 
-    // Runs once on freshly reset buffers and copies back every buffer the kernel may write.
-    CUresult run_and_read(const LaunchSpec& launch, CUfunction function,
-                          std::vector<std::string>& outputs) {
-        CUresult r = reset_buffers();
+    // One run on freshly reset buffers; copies back every pointer argument.
+    CUresult run_and_read(const LaunchSpec& launch, CUfunction function, const InputSet& inputs,
+                          unsigned char poison, std::vector<std::string>& contents) {
+        CUresult r = reset_buffers(inputs, poison);
         if (r == CUDA_SUCCESS) r = launch_once(launch, function);
         if (r == CUDA_SUCCESS) r = cuStreamSynchronize(stream);
-        outputs.assign(buffers.size(), {});
+        contents.assign(buffers.size(), {});
         for (std::size_t i = 0; r == CUDA_SUCCESS && i < buffers.size(); ++i) {
-            if (!problem.arguments[i].is_pointer) continue;
-            outputs[i].resize(buffers[i].bytes);
-            r = cuMemcpyDtoH(outputs[i].data(), buffers[i].ptr, buffers[i].bytes);
+            if (!argument(i).is_pointer) continue;
+            contents[i].resize(buffers[i].bytes);
+            r = cuMemcpyDtoH(contents[i].data(), buffers[i].ptr, buffers[i].bytes);
         }
         return r;
     }
 
-    Measurement launch_failure(CUresult r, const char* when) {
-        return failed("launch_error", std::string(when) + ": " + error_text(r), is_sticky(r));
+    Measurement launch_failure(CUresult r, const std::string& when) {
+        return failed("launch_error", when + ": " + error_text(r), is_sticky(r));
+    }
+
+    // Outputs against the original's on the same inputs; read-only inputs unchanged.
+    std::optional<Measurement> judge(const std::vector<std::string>& contents,
+                                     const std::vector<std::string>& expected, const InputSet& inputs,
+                                     const std::string& trial) {
+        for (std::size_t i = 0; i < contents.size(); ++i) {
+            const auto& a = argument(i);
+            if (is_read_only(i) && contents[i] != inputs.host[i])
+                return failed("input_modified", a.name + " is read-only (role input) but the variant changed it" + trial);
+            if (!is_output(i)) continue;
+            const Comparison c = compare_buffers(a.type, contents[i].data(), expected[i].data(), a.count,
+                                                 problem.tolerance);
+            if (c.mismatches > 0)
+                return failed("mismatch", describe(a.name, c, a.count, problem.tolerance) + trial);
+        }
+        return std::nullopt;
+    }
+
+    // Every correctness check, in order; nullopt when the variant passes them all.
+    std::optional<Measurement> verify(const LaunchSpec& launch, CUfunction function) {
+        std::vector<std::string> run_a, run_b;
+        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonA, run_a); r != CUDA_SUCCESS)
+            return launch_failure(r, "verification run");
+        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonB, run_b); r != CUDA_SUCCESS)
+            return launch_failure(r, "verification run");
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            if (!is_output(i)) continue;
+            const auto& a = argument(i);
+            const TwoRunVerdict verdict = classify_two_runs(a.type, run_a[i].data(), run_b[i].data(), a.count,
+                                                            problem.deterministic, problem.tolerance);
+            if (verdict.kind == TwoRunVerdict::Kind::Unwritten)
+                return failed("unwritten", describe(a.name, verdict, a.count));
+            if (verdict.kind == TwoRunVerdict::Kind::Nondeterministic)
+                return failed("nondeterministic", describe(a.name, verdict, a.count));
+        }
+        if (auto verdict = judge(run_a, reference[0], trials[0], " (trial 1)")) return verdict;
+        for (std::size_t t = 1; t < trials.size(); ++t) {
+            std::vector<std::string> contents;
+            if (CUresult r = run_and_read(launch, function, trials[t], kPoisonA, contents); r != CUDA_SUCCESS)
+                return launch_failure(r, "verification run");
+            if (auto verdict = judge(contents, reference[t], trials[t], " (trial " + std::to_string(t + 1) + ")"))
+                return verdict;
+        }
+        return std::nullopt;
+    }
+
+    // Interleaved timed runs of each kernel (the challenger first in even rounds, last in odd
+    // ones), until every median is known to `relative_ci`, or a run or time cap is reached.
+    CUresult time_interleaved(const std::vector<std::pair<const LaunchSpec*, CUfunction>>& kernels,
+                              const TimingSpec& timing, std::vector<std::vector<double>>& times) {
+        times.assign(kernels.size(), {});
+        for (int w = 0; w < timing.warmup; ++w)
+            for (const auto& [launch, function] : kernels) {
+                CUresult r = restore_inouts(trials[0]);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, function);
+                if (r != CUDA_SUCCESS) return r;
+            }
+        std::vector<double> total(kernels.size(), 0.0);
+        for (int round = 0; round < timing.max_runs; ++round) {
+            for (std::size_t k = 0; k < kernels.size(); ++k) {
+                const std::size_t which = round % 2 ? kernels.size() - 1 - k : k;
+                const auto& [launch, function] = kernels[which];
+                CUresult r = restore_inouts(trials[0]);
+                if (r == CUDA_SUCCESS && timing.flush_l2)
+                    r = cuMemsetD32Async(flush.ptr, static_cast<unsigned>(round), flush.bytes / 4, stream);
+                if (r == CUDA_SUCCESS) r = cuEventRecord(start, stream);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, function);
+                if (r == CUDA_SUCCESS) r = cuEventRecord(stop, stream);
+                if (r == CUDA_SUCCESS) r = cuEventSynchronize(stop);
+                float ms = 0.0f;
+                if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, start, stop);
+                if (r != CUDA_SUCCESS) return r;
+                times[which].push_back(ms);
+                total[which] += ms;
+            }
+            if (round + 1 < timing.min_runs) continue;
+            bool settled = true;
+            for (std::size_t k = 0; k < kernels.size(); ++k)
+                settled = settled && (estimate_median(times[k]).relative_width() <= timing.relative_ci ||
+                                      total[k] >= timing.cap_ms);
+            if (settled) break;
+        }
+        return CUDA_SUCCESS;
     }
 };
 
@@ -223,8 +349,6 @@ GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<St
 
     const auto& arguments = s.problem.arguments;
     s.buffers.resize(arguments.size());
-    s.pristine.resize(arguments.size());
-    s.pristine_device.resize(arguments.size());
     s.scalars.resize(arguments.size());
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const auto& a = arguments[i];
@@ -234,13 +358,10 @@ GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<St
         }
         s.buffers[i].bytes = std::max<std::size_t>(1, a.count * spec::size_of(a.type));
         check(cuMemAlloc(&s.buffers[i].ptr, s.buffers[i].bytes), "cuMemAlloc");
-        if (a.role == spec::Role::Output) continue;
-        s.pristine[i] = make_filled_buffer(a.type, a.fill, a.count);
-        s.pristine_device[i].bytes = s.buffers[i].bytes;
-        check(cuMemAlloc(&s.pristine_device[i].ptr, s.pristine_device[i].bytes), "cuMemAlloc");
-        check(cuMemcpyHtoD(s.pristine_device[i].ptr, s.pristine[i].data(), s.pristine[i].size()),
-              "cuMemcpyHtoD");
     }
+    // Trial t draws every fill with seed + seed_base + t: fresh inputs per trial and per run.
+    for (int t = 0; t < std::max(1, s.problem.trials); ++t)
+        s.trials.push_back(s.make_inputs(s.problem.seed_base + static_cast<std::uint64_t>(t)));
     for (const auto& c : s.problem.constants)
         s.constant_values.push_back(make_filled_buffer(c.type, c.fill, c.count));
 
@@ -254,19 +375,24 @@ GpuSession::~GpuSession() = default;
 
 Measurement GpuSession::run_reference(const LaunchSpec& launch) {
     State& s = *state_;
-    LoadedKernel kernel;
+    s.original = std::make_unique<LoadedKernel>();
+    s.original_launch = launch;
     std::string why;
-    if (CUresult r = s.load(launch, kernel, why); r != CUDA_SUCCESS)
+    if (CUresult r = s.load(launch, *s.original, why); r != CUDA_SUCCESS)
         return failed("load_error", why, is_sticky(r));
-    if (CUresult r = s.run_and_read(launch, kernel.function, s.reference); r != CUDA_SUCCESS)
-        return s.launch_failure(r, "original kernel");
+    s.reference.assign(s.trials.size(), {});
+    for (std::size_t t = 0; t < s.trials.size(); ++t)
+        if (CUresult r = s.run_and_read(launch, s.original->function, s.trials[t], kPoisonA, s.reference[t]);
+            r != CUDA_SUCCESS)
+            return s.launch_failure(r, "original kernel");
     Measurement m;
     m.ok = true;
     m.status = "ok";
     return m;
 }
 
-Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing) {
+Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
+                                 const LaunchSpec* incumbent) {
     State& s = *state_;
     if (s.reference.empty()) return failed("error", "no reference: send \"reference\" first");
     LoadedKernel kernel;
@@ -275,56 +401,66 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
         return failed("load_error", why, is_sticky(r));
 
     // Correctness first: a wrong kernel is never timed.
-    std::vector<std::string> outputs;
-    if (CUresult r = s.run_and_read(launch, kernel.function, outputs); r != CUDA_SUCCESS)
-        return s.launch_failure(r, "verification run");
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const auto& a = s.problem.arguments[i];
-        if (!a.is_pointer) continue;
-        if (!s.writes(i)) {
-            if (outputs[i] != s.pristine[i])
-                return failed("mismatch", a.name + ": a read-only input was modified");
-            continue;
-        }
-        Comparison c = compare_buffers(a.type, outputs[i].data(), s.reference[i].data(), a.count,
-                                       s.problem.tolerance);
-        if (c.mismatches > 0)
-            return failed("mismatch", describe(a.name, c, a.count, s.problem.tolerance));
-    }
+    const auto verify_start = std::chrono::steady_clock::now();
+    if (auto verdict = s.verify(launch, kernel.function)) return *verdict;
+    const double verify_ms = since_ms(verify_start);
 
-    for (int w = 0; w < timing.warmup; ++w) {
-        CUresult r = s.restore_inouts();
-        if (r == CUDA_SUCCESS) r = s.launch_once(launch, kernel.function);
-        if (r != CUDA_SUCCESS) return s.launch_failure(r, "warm-up");
+    LoadedKernel incumbent_kernel;
+    std::vector<std::pair<const LaunchSpec*, CUfunction>> kernels{{&launch, kernel.function}};
+    if (incumbent) {
+        if (s.load(*incumbent, incumbent_kernel, why) != CUDA_SUCCESS)
+            return failed("error", "the incumbent no longer loads: " + why);
+        kernels.emplace_back(incumbent, incumbent_kernel.function);
     }
+    const auto timing_start = std::chrono::steady_clock::now();
+    std::vector<std::vector<double>> times;
+    if (CUresult r = s.time_interleaved(kernels, timing, times); r != CUDA_SUCCESS)
+        return s.launch_failure(r, "timed run");
 
-    std::vector<double> times;
-    double total = 0.0;
-    while (static_cast<int>(times.size()) < timing.max_runs &&
-           (static_cast<int>(times.size()) < timing.min_runs || total < timing.target_ms)) {
-        CUresult r = s.restore_inouts();
-        if (r == CUDA_SUCCESS && timing.flush_l2)
-            r = cuMemsetD32Async(s.flush.ptr, static_cast<unsigned>(times.size()), s.flush.bytes / 4,
-                                 s.stream);
-        if (r == CUDA_SUCCESS) r = cuEventRecord(s.start, s.stream);
-        if (r == CUDA_SUCCESS) r = s.launch_once(launch, kernel.function);
-        if (r == CUDA_SUCCESS) r = cuEventRecord(s.stop, s.stream);
-        if (r == CUDA_SUCCESS) r = cuEventSynchronize(s.stop);
-        float ms = 0.0f;
-        if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, s.start, s.stop);
-        if (r != CUDA_SUCCESS) return s.launch_failure(r, "timed run");
-        times.push_back(ms);
-        total += ms;
-    }
-    std::sort(times.begin(), times.end());
     Measurement m;
     m.ok = true;
     m.status = "ok";
-    m.runs = static_cast<int>(times.size());
-    m.min_ms = times.front();
-    m.max_ms = times.back();
-    const std::size_t mid = times.size() / 2;
-    m.median_ms = times.size() % 2 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
+    const MedianEstimate mine = estimate_median(times[0]);
+    m.median_ms = mine.median;
+    m.min_ms = mine.min;
+    m.max_ms = mine.max;
+    m.ci_low_ms = mine.ci_low;
+    m.ci_high_ms = mine.ci_high;
+    m.runs = mine.runs;
+    m.launch_bound = mine.median < kLaunchBoundMs;
+    if (incumbent) {
+        const MedianEstimate theirs = estimate_median(times[1]);
+        m.has_incumbent = true;
+        m.incumbent_median_ms = theirs.median;
+        m.incumbent_ci_low_ms = theirs.ci_low;
+        m.incumbent_ci_high_ms = theirs.ci_high;
+        m.incumbent_runs = theirs.runs;
+    }
+    m.verify_ms = verify_ms;
+    m.timing_ms = since_ms(timing_start);
+    read_clocks(s.device, m);
+    return m;
+}
+
+Measurement GpuSession::reverify(const LaunchSpec& launch, std::uint64_t seed) {
+    State& s = *state_;
+    if (!s.original) return failed("error", "no reference: send \"reference\" first");
+    LoadedKernel kernel;
+    std::string why;
+    if (CUresult r = s.load(launch, kernel, why); r != CUDA_SUCCESS)
+        return failed("load_error", why, is_sticky(r));
+    InputSet fresh = s.make_inputs(seed);
+    std::vector<std::string> expected, contents;
+    CUresult r = s.run_and_read(s.original_launch, s.original->function, fresh, kPoisonA, expected);
+    if (r == CUDA_SUCCESS) r = s.run_and_read(launch, kernel.function, fresh, kPoisonA, contents);
+    std::optional<Measurement> verdict;
+    if (r != CUDA_SUCCESS) verdict = s.launch_failure(r, "re-verification run");
+    else verdict = s.judge(contents, expected, fresh, " (re-verification on new inputs)");
+    for (auto& b : fresh.device) State::free(b);
+    if (verdict) return *verdict;
+    Measurement m;
+    m.ok = true;
+    m.status = "ok";
     return m;
 }
 

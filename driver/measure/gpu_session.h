@@ -3,6 +3,7 @@
 // Lives only in the `optiml-worker` process (it links the CUDA driver API).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -23,8 +24,12 @@ public:
 
     // Runs the original kernel once on the inputs and keeps its outputs as the reference.
     Measurement run_reference(const LaunchSpec& launch);
-    // Verifies a candidate against the reference, then times it.
-    Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing);
+    // Verifies a candidate (two poisoned runs, every trial against the reference), then times
+    // it, interleaved with `incumbent` when given.
+    Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
+                         const LaunchSpec* incumbent = nullptr);
+    // Verifies once more against the original on inputs drawn with seed offset `seed`.
+    Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
 
 private:
     struct State;

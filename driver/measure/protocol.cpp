@@ -18,6 +18,8 @@ Problem make_problem(const spec::Spec& spec) {
         problem.constants.push_back(buffer);
     }
     problem.tolerance = {spec.check.rtol, spec.check.atol};
+    problem.trials = spec.check.trials;
+    problem.deterministic = spec.check.deterministic;
     return problem;
 }
 
@@ -65,16 +67,19 @@ void from_json(const nlohmann::json& json, BufferSpec& b) {
 }
 
 void to_json(nlohmann::json& json, const Problem& p) {
-    json = {{"arguments", p.arguments},
-            {"constants", p.constants},
-            {"rtol", p.tolerance.rtol},
-            {"atol", p.tolerance.atol}};
+    json = {{"arguments", p.arguments},       {"constants", p.constants},
+            {"rtol", p.tolerance.rtol},         {"atol", p.tolerance.atol},
+            {"trials", p.trials},               {"deterministic", p.deterministic},
+            {"seed_base", p.seed_base}};
 }
 
 void from_json(const nlohmann::json& json, Problem& p) {
     p.arguments = json.at("arguments").get<std::vector<BufferSpec>>();
     p.constants = json.at("constants").get<std::vector<BufferSpec>>();
     p.tolerance = {json.at("rtol").get<double>(), json.at("atol").get<double>()};
+    p.trials = json.value("trials", 3);
+    p.deterministic = json.value("deterministic", true);
+    p.seed_base = json.value("seed_base", std::uint64_t{0});
 }
 
 void to_json(nlohmann::json& json, const LaunchSpec& l) {
@@ -94,36 +99,39 @@ void from_json(const nlohmann::json& json, LaunchSpec& l) {
 }
 
 void to_json(nlohmann::json& json, const TimingSpec& t) {
-    json = {{"warmup", t.warmup},
-            {"min_runs", t.min_runs},
-            {"max_runs", t.max_runs},
-            {"target_ms", t.target_ms},
-            {"flush_l2", t.flush_l2}};
+    json = {{"warmup", t.warmup},           {"min_runs", t.min_runs}, {"max_runs", t.max_runs},
+            {"relative_ci", t.relative_ci}, {"cap_ms", t.cap_ms},     {"flush_l2", t.flush_l2}};
 }
 
 void from_json(const nlohmann::json& json, TimingSpec& t) {
     t.warmup = json.at("warmup").get<int>();
     t.min_runs = json.at("min_runs").get<int>();
     t.max_runs = json.at("max_runs").get<int>();
-    t.target_ms = json.at("target_ms").get<double>();
+    t.relative_ci = json.at("relative_ci").get<double>();
+    t.cap_ms = json.at("cap_ms").get<double>();
     t.flush_l2 = json.at("flush_l2").get<bool>();
 }
 
+// Every field travels; readers default what an older worker did not send.
+#define OPTIML_MEASUREMENT_FIELDS(X)                                                          \
+    X(ok) X(status) X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms)          \
+    X(ci_high_ms) X(runs) X(launch_bound) X(has_incumbent) X(incumbent_median_ms)              \
+    X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) X(incumbent_runs) X(verify_ms) X(timing_ms) \
+    X(sm_clock_mhz) X(memory_clock_mhz)
+
 void to_json(nlohmann::json& json, const Measurement& m) {
-    json = {{"ok", m.ok},         {"status", m.status},       {"message", m.message},
-            {"fatal", m.fatal},   {"median_ms", m.median_ms}, {"min_ms", m.min_ms},
-            {"max_ms", m.max_ms}, {"runs", m.runs}};
+    json = nlohmann::json::object();
+#define OPTIML_WRITE(field) json[#field] = m.field;
+    OPTIML_MEASUREMENT_FIELDS(OPTIML_WRITE)
+#undef OPTIML_WRITE
 }
 
 void from_json(const nlohmann::json& json, Measurement& m) {
-    m.ok = json.value("ok", false);
-    m.status = json.value("status", m.ok ? "ok" : "error");
-    m.message = json.value("message", "");
-    m.fatal = json.value("fatal", false);
-    m.median_ms = json.value("median_ms", 0.0);
-    m.min_ms = json.value("min_ms", 0.0);
-    m.max_ms = json.value("max_ms", 0.0);
-    m.runs = json.value("runs", 0);
+    m = Measurement{};
+#define OPTIML_READ(field) m.field = json.value(#field, m.field);
+    OPTIML_MEASUREMENT_FIELDS(OPTIML_READ)
+#undef OPTIML_READ
+    if (m.status.empty()) m.status = m.ok ? "ok" : "error";
 }
 
 }  // namespace optiml::measure

@@ -3,12 +3,17 @@
 //   {"op":"probe"}                                   -> {"ok":true,"devices":[{index,name,arch,...}]}
 //   {"op":"setup","device":D,"problem":{...}}        -> {"ok":true}   allocate and fill buffers
 //   {"op":"reference","launch":{...}}                -> {"ok":true}   run the original, keep outputs
-//   {"op":"evaluate","launch":{...},"timing":{...}}  -> Measurement   verify against the reference, time
+//   {"op":"evaluate","launch":{...},"timing":{...}[,"incumbent":{...}]}
+//                                                    -> Measurement   verify, then time (interleaved
+//                                                       with the incumbent when one is given)
+//   {"op":"reverify","launch":{...},"seed":S}        -> Measurement   verify once more on inputs
+//                                                       drawn with seed offset S
 // A reply with "fatal":true means the worker's CUDA context is unusable and it is exiting; the
 // driver starts a fresh worker, replays setup and reference, and goes on.
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -35,6 +40,9 @@ struct Problem {
     std::vector<BufferSpec> arguments;
     std::vector<BufferSpec> constants;
     Tolerance tolerance;
+    int trials = 3;              // correctness trials, each on its own inputs
+    bool deterministic = true;   // two runs on the same inputs must agree bit for bit
+    std::uint64_t seed_base = 0; // added to every fill seed: fresh inputs for each tuning run
 };
 
 struct LaunchSpec {
@@ -47,21 +55,37 @@ struct LaunchSpec {
 
 struct TimingSpec {
     int warmup = 3;
-    int min_runs = 5;
+    int min_runs = 10;
     int max_runs = 200;
-    double target_ms = 200.0;  // stop once this much kernel time is collected (after min_runs)
-    bool flush_l2 = true;      // overwrite a buffer of twice the L2 size before each timed run
+    double relative_ci = 0.01;  // stop once the median's confidence interval is this narrow
+    double cap_ms = 1000.0;     // or once this much kernel time is collected (per kernel)
+    bool flush_l2 = true;       // overwrite a buffer of twice the L2 size before each timed run
 };
 
 struct Measurement {
     bool ok = false;
-    std::string status;   // "ok", "compile_error", "load_error", "launch_error", "mismatch", "worker_died", "timeout"
+    // "ok"; or why it was rejected: "compile_error", "load_error", "launch_error", "timeout",
+    // "worker_died", "unwritten", "nondeterministic", "mismatch", "input_modified"
+    std::string status;
     std::string message;  // why it failed, for the trace and the log
     bool fatal = false;   // the worker is exiting
     double median_ms = 0.0;
     double min_ms = 0.0;
     double max_ms = 0.0;
+    double ci_low_ms = 0.0;  // ~95% confidence interval of the median
+    double ci_high_ms = 0.0;
     int runs = 0;
+    bool launch_bound = false;  // so short that launch overhead dominates
+    // The incumbent, re-timed in the same interleaved window (when one was sent).
+    bool has_incumbent = false;
+    double incumbent_median_ms = 0.0;
+    double incumbent_ci_low_ms = 0.0;
+    double incumbent_ci_high_ms = 0.0;
+    int incumbent_runs = 0;
+    double verify_ms = 0.0;  // wall time of verification and of timing, in the worker
+    double timing_ms = 0.0;
+    unsigned sm_clock_mhz = 0;  // clocks read right after the timed runs (0: unknown)
+    unsigned memory_clock_mhz = 0;
 };
 
 // The problem a spec describes, at the spec's scalar values.

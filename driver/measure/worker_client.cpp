@@ -155,8 +155,7 @@ void RemoteSession::start() {
     if (!ensure_ready(why)) throw std::runtime_error(why);
 }
 
-Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                                    std::chrono::milliseconds timeout) {
+Measurement RemoteSession::exchange(const nlohmann::json& request, std::chrono::milliseconds timeout) {
     Measurement m;
     std::string why;
     if (!ensure_ready(why)) {
@@ -164,7 +163,7 @@ Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& 
         m.message = why;
         return m;
     }
-    auto reply = process_.request({{"op", "evaluate"}, {"launch", launch}, {"timing", timing}}, timeout);
+    auto reply = process_.request(request, timeout);
     if (!reply.received) {
         ready_ = false;
         m.status = reply.timed_out ? "timeout" : "worker_died";
@@ -177,6 +176,18 @@ Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& 
         ready_ = false;
     }
     return m;
+}
+
+Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
+                                    std::chrono::milliseconds timeout, const LaunchSpec* incumbent) {
+    nlohmann::json request = {{"op", "evaluate"}, {"launch", launch}, {"timing", timing}};
+    if (incumbent) request["incumbent"] = *incumbent;
+    return exchange(request, timeout);
+}
+
+Measurement RemoteSession::reverify(const LaunchSpec& launch, std::uint64_t seed,
+                                    std::chrono::milliseconds timeout) {
+    return exchange({{"op", "reverify"}, {"launch", launch}, {"seed", seed}}, timeout);
 }
 
 }  // namespace optiml::measure

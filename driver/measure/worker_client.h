@@ -69,10 +69,12 @@ public:
     // Throws std::runtime_error if the original kernel itself cannot run.
     void start();
     Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                         std::chrono::milliseconds timeout);
+                         std::chrono::milliseconds timeout, const LaunchSpec* incumbent = nullptr);
+    Measurement reverify(const LaunchSpec& launch, std::uint64_t seed, std::chrono::milliseconds timeout);
 
 private:
     bool ensure_ready(std::string& why);
+    Measurement exchange(const nlohmann::json& request, std::chrono::milliseconds timeout);
     WorkerProcess process_;
     int device_;
     Problem problem_;

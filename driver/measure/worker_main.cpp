@@ -2,6 +2,7 @@
 // a sticky CUDA error or a hang ends this process, never the driver or the user's build.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "driver/measure/gpu_session.h"
@@ -40,15 +41,23 @@ int main() {
                 session = std::make_unique<GpuSession>(request.at("device").get<int>(),
                                                        request.at("problem").get<Problem>());
                 reply({{"ok", true}});
-            } else if (op == "reference" || op == "evaluate") {
+            } else if (op == "reference" || op == "evaluate" || op == "reverify") {
                 if (!session) {
                     reply(error("worker: send \"setup\" first"));
                     continue;
                 }
                 const auto launch = request.at("launch").get<LaunchSpec>();
-                Measurement m = op == "reference"
-                                    ? session->run_reference(launch)
-                                    : session->evaluate(launch, request.at("timing").get<TimingSpec>());
+                Measurement m;
+                if (op == "reference") {
+                    m = session->run_reference(launch);
+                } else if (op == "reverify") {
+                    m = session->reverify(launch, request.at("seed").get<std::uint64_t>());
+                } else {
+                    std::optional<LaunchSpec> incumbent;
+                    if (request.contains("incumbent")) incumbent = request["incumbent"].get<LaunchSpec>();
+                    m = session->evaluate(launch, request.at("timing").get<TimingSpec>(),
+                                          incumbent ? &*incumbent : nullptr);
+                }
                 reply(m);
                 if (m.fatal) return 3;  // the context is unusable: the driver starts a new worker
             } else {

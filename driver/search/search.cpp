@@ -71,8 +71,9 @@ Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget
             result.trace.push_back({batch[i], outcomes.at(i), elapsed()});
             const Outcome& outcome = result.trace.back().outcome;
             if (next + i == 0) result.baseline = position;
-            if (outcome.ok && (!result.best || outcome.median_ms <
-                                                   result.trace[*result.best].outcome.median_ms))
+            if (outcome.ok && (!result.best || outcome.beats_incumbent.value_or(
+                                                   outcome.median_ms <
+                                                   result.trace[*result.best].outcome.median_ms)))
                 result.best = position;
         }
         next += size;

@@ -36,6 +36,10 @@ struct Outcome {
     double min_ms = 0.0;
     double max_ms = 0.0;
     int runs = 0;
+    // Set by evaluators that re-time the incumbent beside each challenger: whether this one won
+    // beyond the measured spread. Unset: the search compares medians.
+    std::optional<bool> beats_incumbent;
+    std::map<std::string, double> details;  // evaluator-specific numbers for the trace
 };
 
 class Evaluator {

@@ -97,6 +97,8 @@ struct Launch {
 struct Check {
     double rtol = 1e-5;
     double atol = 1e-6;
+    int trials = 3;             // correctness trials, each on freshly drawn inputs
+    bool deterministic = true;  // two runs on the same inputs must agree bit for bit
 };
 
 struct Budget {

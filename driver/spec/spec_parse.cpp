@@ -345,8 +345,8 @@ std::vector<std::string> read_nvrtc_options(const Field& field,
 }
 
 Check read_check(const Field& field) {
-    field.expect_object("an object with rtol and atol");
-    field.allow_only({"rtol", "atol"});
+    field.expect_object("an object with rtol, atol, trials and deterministic");
+    field.allow_only({"rtol", "atol", "trials", "deterministic"});
     Check check;
     for (const auto& [key, target] :
          {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}}) {
@@ -355,6 +355,13 @@ Check read_check(const Field& field) {
             if (*target < 0) value->fail_got("a number >= 0");
         }
     }
+    if (const std::optional<Field> value = field.optional("trials")) {
+        const std::int64_t trials = value->integer("an integer from 1 to 100");
+        if (trials < 1 || trials > 100) value->fail_got("an integer from 1 to 100");
+        check.trials = static_cast<int>(trials);
+    }
+    if (const std::optional<Field> value = field.optional("deterministic"))
+        check.deterministic = value->boolean("true or false");
     return check;
 }
 

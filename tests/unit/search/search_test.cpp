@@ -93,6 +93,30 @@ TEST(Search, ReportsProgressAfterEveryBatch) {
     EXPECT_EQ(sizes, (std::vector<std::size_t>{1, 4, 7, 8}));
 }
 
+// An evaluator that re-times the incumbent beside each challenger decides who wins: a faster
+// median within the measured spread does not displace the incumbent.
+class RefereeEvaluator : public Evaluator {
+public:
+    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+        std::vector<Outcome> outcomes;
+        for (const auto& c : batch) {
+            Outcome o{true, "ok", "", 1.0 - 0.001 * static_cast<double>(c.at("items")), 0, 0, 10, {}, {}};
+            o.beats_incumbent = c.at("items") == 2 && c.at("block") == 64;  // the only clear win
+            if (outcomes.empty() && c == Config{{"block", 128}, {"items", 1}}) o.beats_incumbent = true;
+            outcomes.push_back(o);
+        }
+        return outcomes;
+    }
+};
+
+TEST(Search, TheEvaluatorsVerdictOverridesARawMedianComparison) {
+    RefereeEvaluator evaluator;
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9}, {}, 1, 1);
+    ASSERT_TRUE(result.best);
+    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 2}}))
+        << "items=4 has the lowest median but never beat the incumbent beyond the spread";
+}
+
 TEST(Search, FormatsConfigurationsByName) {
     EXPECT_EQ(format_config({{"b", 2}, {"a", 1}}), "a=1 b=2");
 }
