@@ -1,5 +1,6 @@
 #include "driver/cli/kernel_build.h"
 
+#include <cstdlib>
 #include <fstream>
 
 #include "cache/store.h"
@@ -98,8 +99,14 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         log << "optiml: error: " << e.what() << "\n";
         return 1;
     }
+    // Budget overrides: the command line (CMake's BUDGET_*), else the environment (a CI job that
+    // wants a quick tune everywhere), else the spec.
     if (options.budget_evaluations) spec.budget.evaluations = *options.budget_evaluations;
+    else if (const char* env = std::getenv("OPTIML_BUDGET_EVALUATIONS"); env && std::atoi(env) > 0)
+        spec.budget.evaluations = std::atoi(env);
     if (options.budget_seconds) spec.budget.seconds = *options.budget_seconds;
+    else if (const char* env = std::getenv("OPTIML_BUDGET_SECONDS"); env && std::atof(env) > 0)
+        spec.budget.seconds = std::atof(env);
 
     const KernelSources sources = scan_sources(spec);
     const fs::path source = options.out_dir / codegen::source_path(spec.name);

@@ -16,6 +16,8 @@ trap 'rm -rf "$work"' EXIT
 cp -r "$source_dir/examples/$example" "$work/src"
 rm -rf "$work/src/optiml-seed/entries"  # tune from nothing: the committed seed must not answer
 export OPTIML_CACHE_DIR=$work/cache OPTIML_MODE=auto
+# A sampled search keeps this test short; the benchmark (bench/run.sh) runs the full budget.
+export OPTIML_BUDGET_EVALUATIONS=${OPTIML_BUDGET_EVALUATIONS:-40}
 
 cmake -S "$work/src" -B "$work/build" -G Ninja -DOptiML_DIR="$optiml_dir" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$work/configure.log"
