@@ -7,8 +7,8 @@ The results folder holds one folder per kernel with `exit_status` (of `optiml tu
 `tune.log`, and `cache/` (the --cache-dir it used). For each kernel of expected.txt it checks
 that the driver survived and stored one entry whose winner has fault=0, that every
 configuration of the spec was evaluated, that every fault=1 trace row failed with the expected
-status and a message, and that no fault=0 row failed. Prints a Markdown table, one FAILED line
-per failed kernel, and "N passed, M failed"; exits 1 if any kernel failed.
+status and a message, and that no fault=0 row failed. Prints a Markdown table, a FAILED line
+per problem found, and "N passed, M failed"; exits 1 if any kernel failed.
 """
 import glob
 import itertools
@@ -59,33 +59,54 @@ def reason(fault_rows):
         if row["status"] in seen:
             continue
         seen.add(row["status"])
+        if row["status"] == "ok":
+            parts.append("ok (the cheat was accepted)")
+            continue
         message = " ".join(row.get("message", "").split())
         parts.append(f"{row['status']}: {message[:80]}")
     return " / ".join(parts)
 
 
+def own_seconds(row):
+    """A row's own compile + verify + timing time from its details, or None if not recorded."""
+    details = row.get("details", {})
+    if row["status"] == "ok" and not {"verify_ms", "timing_ms"} <= details.keys():
+        return None
+    return sum(details.get(k, 0.0) for k in ("compile_ms", "verify_ms", "timing_ms")) / 1000.0
+
+
 def time_lost(trace):
     """Seconds the fault=1 rows cost, from the trace's completion times.
 
-    Each row's elapsed_s is when its result arrived. Rows of one batch arrive together, so a batch
-    holding fault=0 rows too only gives an upper bound ("<="): the whole batch's time.
+    Each row's elapsed_s is when its result arrived, and rows of one batch arrive together. For a
+    batch that also holds fault=0 rows, their own recorded compile/verify/timing seconds are
+    subtracted ("~": an estimate, since restarts and transfers are charged to the faulty rows);
+    where they are not recorded, the whole batch's time is given as an upper bound ("<=").
     """
-    batches = []  # [elapsed_s of the batch, its rows]
+    batches = []  # [elapsed_s when the batch ended, its rows]
     for row in trace:
         if batches and row["elapsed_s"] - batches[-1][1][-1]["elapsed_s"] < SAME_BATCH_S:
             batches[-1][1].append(row)
         else:
             batches.append([row["elapsed_s"], [row]])
-    total, shared_rows, previous = 0.0, 0, 0.0
+    batch_total, others_total, exact, bounded, previous = 0.0, 0.0, True, False, 0.0
     for end, rows in batches:
-        faulty = [r for r in rows if r["parameters"].get("fault") == 1]
-        if faulty:
-            total += end - previous
-            shared_rows += len(rows) - len(faulty)
+        others = [r for r in rows if r["parameters"].get("fault") != 1]
+        if len(others) < len(rows):
+            own = [own_seconds(r) for r in others]
+            batch_total += end - previous
+            if None in own:
+                bounded = True
+            else:
+                others_total += sum(own)
+            exact = exact and not others
         previous = end
-    if shared_rows:
-        return f"<= {total:.2f} (batch shared with {shared_rows} fault=0 row{'s' if shared_rows > 1 else ''})"
-    return f"{total:.2f}"
+    lost = batch_total - others_total
+    if bounded:
+        return f"<= {batch_total:.2f} (batches shared with fault=0 rows)"
+    if not exact:
+        return f"~{lost:.2f} (batches {batch_total:.2f} minus {others_total:.2f} of fault=0 rows)"
+    return f"{lost:.2f}"
 
 
 def judge(kernel, expected_status, spec_dir, result_dir):
@@ -157,13 +178,13 @@ def main(argv):
     expected_path, spec_dir, results = argv[1:]
     lines = ["| kernel | verdict | reason (status: message) | driver survived | time lost (s) |",
              "|---|---|---|---|---|"]
-    failures = []
+    failures, failed = [], 0
     expected = read_expected(expected_path)
     for kernel, status in expected:
         row, problems = judge(kernel, status, spec_dir, os.path.join(results, kernel))
         lines.append("| " + " | ".join(cell(c) for c in row) + " |")
         failures += [f"FAILED {kernel} (expected {status}): {p}" for p in problems]
-    failed = len({f.split()[1] for f in failures})
+        failed += 1 if problems else 0
     lines += [""] + failures + [f"{len(expected) - failed} passed, {failed} failed"]
     print("\n".join(lines))
     return 1 if failed else 0

@@ -12,6 +12,8 @@ __global__ void oob_write(int n, const float* x, float* y) {
     if (i >= n) return;
     y[i] = 2.0f * x[i];
 #if fault
-    if (i == 0) y[i + (1LL << 36)] = 1.0f;  // 256 GiB past y: no allocation lives there
+    // 256 TiB past y: beyond every user-space address of x86-64 (4-level paging), so neither a
+    // device allocation nor, with HMM, any host page of the worker can live there.
+    if (i == 0) y[i + (1LL << 46)] = 1.0f;
 #endif
 }
