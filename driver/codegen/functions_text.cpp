@@ -185,7 +185,8 @@ std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVari
 std::string render_functions(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
     std::string out = render_launcher(spec, variants) + "\n" + render_dispatch_query(spec);
     for (const spec::ConstantSymbol& constant : spec.constants) {
-        out += "\n" + render_setter(spec, variants, constant);
+        out += '\n';
+        out += render_setter(spec, variants, constant);
     }
     return out;
 }

@@ -87,8 +87,8 @@ std::vector<Token> tokenize(std::string_view text) {
             } else if (std::string_view("+-*/%(),<>!").find(c) != std::string_view::npos) {
                 ++i;
             } else if (c == '&' || c == '|' || c == '=') {
-                fail("unexpected '" + std::string(1, c) + "' at " + column(i),
-                     "'" + std::string(2, c) + "'");
+                const std::string doubled(2, c);  // a named string: see expr.cpp's parenthesized()
+                fail("unexpected '" + std::string(1, c) + "' at " + column(i), "'" + doubled + "'");
             } else {
                 fail("unexpected character '" + std::string(1, c) + "' at " + column(i),
                      std::string(kOperandExpected) + " or an operator");
