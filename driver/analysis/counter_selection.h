@@ -12,7 +12,10 @@
 //     comparable across counters and no intercept is needed.
 //  3. `runs` runs of forward selection, each seeded from `seed`: at every step the remaining
 //     counters are ranked by |correlation| with the current residual; run 0 takes the best (plain
-//     orthogonal matching pursuit), the others pick at random among the `top_candidates` best.
+//     orthogonal matching pursuit), the others pick uniformly at random among the
+//     `top_candidates` best whose correlation is at least `min_relative_correlation` times the
+//     best one's: near-ties (say two counters that measure nearly the same thing) are explored,
+//     a clearly weaker counter is not picked ahead of a clearly stronger one.
 //     After each pick the runtime is refitted by least squares on all picks so far (an orthogonal
 //     projection), and the residual is what that fit leaves unexplained.
 //  4. Counters are ranked by how many runs picked them (ties: run 0's order, then table order);
@@ -32,21 +35,22 @@
 namespace optiml::analysis {
 
 struct CounterTable {
-    std::vector<std::string> counters;       // column names (e.g. "dram__bytes_read.sum")
-    std::vector<std::vector<double>> rows;   // one per evaluated variant, a value per counter
-    std::vector<double> runtime_s;           // one per row: the target
+    std::vector<std::string> counters;      // column names (e.g. "dram__bytes_read.sum")
+    std::vector<std::vector<double>> rows;  // one per evaluated variant, a value per counter
+    std::vector<double> runtime_s;          // one per row: the target
 };
 
 struct SelectionOptions {
     std::size_t k = 3;
     std::size_t runs = 64;
     std::size_t top_candidates = 3;
+    double min_relative_correlation = 0.5;
     std::uint64_t seed = 1;
     double max_missing_fraction = 0.5;
 };
 
 struct SelectedCounter {
-    std::string id;    // "counter-1", ... in the order of the final set
+    std::string id;  // "counter-1", ... in the order of the final set
     std::string name;
     double coefficient = 0.0;  // standardized: runtime standard deviations per counter deviation
     int sign = 0;              // +1: more of it, slower; -1: more of it, faster
@@ -62,15 +66,16 @@ struct DroppedCounter {
 
 struct CounterSelection {
     std::vector<SelectedCounter> counters;
-    double r_squared = 0.0;       // of the least-squares fit on the final set
-    std::size_t variants = 0;     // rows used
+    double r_squared = 0.0;    // of the least-squares fit on the final set
+    std::size_t variants = 0;  // rows used
     std::size_t runs = 0;
     std::vector<DroppedCounter> dropped;
-    std::string note;             // why fewer than k were chosen, when that happens
+    std::string note;  // why fewer than k were chosen, when that happens
 };
 
 // Throws AnalysisError when the table's shape is wrong (row lengths, runtime count, duplicate
-// names) or the options are (k of 0 or over 10, runs of 0, top_candidates of 0).
+// names) or the options are (k of 0 or over 10, runs of 0, top_candidates of 0,
+// min_relative_correlation or max_missing_fraction outside [0, 1]).
 CounterSelection select_counters(const CounterTable& table, const SelectionOptions& options = {});
 
 // One plain line on what the counter measures; a generic line for counters not in the table.

@@ -7,10 +7,10 @@
 
 namespace optiml::analysis::format {
 
-std::string number(double value);         // "0.167", "13.9", "1.23e+04"
-std::string percent(double fraction);     // 0.905 -> "90.5%"
-std::string seconds(double s);            // "1.23 µs", "4.5 ms", "2 s"
+std::string number(double value);                // "0.167", "13.9", "1.23e+04"
+std::string percent(double fraction);            // 0.905 -> "90.5%"
+std::string seconds(double s);                   // "1.23 µs", "4.5 ms", "2 s"
 std::string si(double value, const char* unit);  // si(4.8e12, "B/s") -> "4.8 TB/s"
-std::string count(std::uint64_t value);   // 12345 -> "12,345"
+std::string count(std::uint64_t value);          // 12345 -> "12,345"
 
 }  // namespace optiml::analysis::format

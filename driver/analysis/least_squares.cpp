@@ -18,8 +18,8 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
 
 }  // namespace
 
-std::optional<LeastSquaresFit> fit_least_squares(const std::vector<const std::vector<double>*>& columns,
-                                                 const std::vector<double>& target) {
+std::optional<LeastSquaresFit> fit_least_squares(
+    const std::vector<const std::vector<double>*>& columns, const std::vector<double>& target) {
     const std::size_t k = columns.size();
     // Gram matrix G = X^T X (lower triangle is enough) and right-hand side X^T y.
     std::vector<std::vector<double>> lower(k, std::vector<double>(k, 0.0));

@@ -15,7 +15,7 @@ struct LeastSquaresFit {
 
 // Empty when the columns are (numerically) linearly dependent: a column adds nothing the others
 // do not already span. All columns must have the target's length.
-std::optional<LeastSquaresFit> fit_least_squares(const std::vector<const std::vector<double>*>& columns,
-                                                 const std::vector<double>& target);
+std::optional<LeastSquaresFit> fit_least_squares(
+    const std::vector<const std::vector<double>*>& columns, const std::vector<double>& target);
 
 }  // namespace optiml::analysis

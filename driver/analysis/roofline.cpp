@@ -96,14 +96,15 @@ std::optional<double> from_pct(const std::optional<double>& pct) {
 }
 
 std::string limiter_phrase(const std::string& limiter, const RooflineVerdict& verdict) {
-    if (limiter == "dram_roof") return "DRAM traffic runs at " + format::percent(verdict.memory_utilization) + " of the bandwidth roof";
-    if (limiter == "compute_roof") {
-        return verdict.precision + " arithmetic runs at " +
-               format::percent(verdict.compute_utilization) + " of its peak";
-    }
-    if (limiter == "dram_throughput") return "the DRAM unit is " + format::percent(verdict.memory_utilization) + " busy";
-    if (limiter == "l1tex_throughput") return "the L1/TEX unit (including shared memory) is " + format::percent(verdict.memory_utilization) + " busy";
-    return "the SM is " + format::percent(verdict.compute_utilization) + " busy";
+    const std::string memory = format::percent(verdict.memory_utilization);
+    const std::string compute = format::percent(verdict.compute_utilization);
+    if (limiter == "dram_roof") return "DRAM traffic runs at " + memory + " of the bandwidth roof";
+    if (limiter == "compute_roof")
+        return verdict.precision + " arithmetic runs at " + compute + " of its peak";
+    if (limiter == "dram_throughput") return "the DRAM unit is " + memory + " busy";
+    if (limiter == "l1tex_throughput")
+        return "the L1/TEX unit (shared memory included) is " + memory + " busy";
+    return "the SM is " + compute + " busy";
 }
 
 std::string intensity_phrase(const RooflineVerdict& verdict) {
@@ -115,7 +116,8 @@ std::string intensity_phrase(const RooflineVerdict& verdict) {
     std::string phrase = "arithmetic intensity " + format::number(*verdict.arithmetic_intensity) +
                          " FLOP/byte (" + verdict.precision + ")";
     if (verdict.ridge_point) {
-        phrase += *verdict.arithmetic_intensity < *verdict.ridge_point ? ", below" : ", at or above";
+        phrase +=
+            *verdict.arithmetic_intensity < *verdict.ridge_point ? ", below" : ", at or above";
         phrase += " the ridge point of " + format::number(*verdict.ridge_point);
     }
     return phrase;
@@ -128,10 +130,12 @@ std::string explain(const RooflineVerdict& verdict) {
                    " of its ceiling) nor compute (" + format::percent(verdict.compute_utilization) +
                    ") reaches " + format::percent(kNearCeiling) +
                    ", so the time goes to waiting (latency, too little parallelism or launch "
-                   "overhead) rather than to a saturated unit, with " + intensity_phrase(verdict);
+                   "overhead) rather than to a saturated unit, with " +
+                   intensity_phrase(verdict);
     } else {
-        sentence = std::string(verdict.bound == Bound::Memory ? "Memory-bound: " : "Compute-bound: ") +
-                   limiter_phrase(verdict.limiter, verdict) + ", with " + intensity_phrase(verdict);
+        sentence =
+            std::string(verdict.bound == Bound::Memory ? "Memory-bound: " : "Compute-bound: ") +
+            limiter_phrase(verdict.limiter, verdict) + ", with " + intensity_phrase(verdict);
     }
     if (verdict.time_at_roof_s > 0.0) {
         sentence += "; at the roof it would take " + format::seconds(verdict.time_at_roof_s) +
@@ -172,7 +176,8 @@ RooflineVerdict classify(const KernelCounters& counters, const DeviceCeilings& c
     verdict.measured_s = counters.duration_s;
     verdict.achieved_bytes_per_s = counters.dram_bytes / counters.duration_s;
     verdict.achieved_flops_per_s = compute.flops / counters.duration_s;
-    if (counters.dram_bytes > 0.0) verdict.arithmetic_intensity = compute.flops / counters.dram_bytes;
+    if (counters.dram_bytes > 0.0)
+        verdict.arithmetic_intensity = compute.flops / counters.dram_bytes;
     if (!compute.precision.empty()) {
         verdict.ridge_point = compute.peak / bandwidth;
         verdict.attainable_flops_per_s =
@@ -182,14 +187,16 @@ RooflineVerdict classify(const KernelCounters& counters, const DeviceCeilings& c
     }
 
     verdict.time_at_roof_s = std::max(t_mem, compute.seconds);
-    if (verdict.time_at_roof_s > 0.0) verdict.roof = t_mem >= compute.seconds ? "dram" : compute.precision;
+    if (verdict.time_at_roof_s > 0.0)
+        verdict.roof = t_mem >= compute.seconds ? "dram" : compute.precision;
     verdict.fraction_of_roof = verdict.time_at_roof_s / counters.duration_s;
     verdict.distance_s = counters.duration_s - verdict.time_at_roof_s;
     verdict.distance_fraction = 1.0 - verdict.fraction_of_roof;
 
-    const Utilization memory = largest({{t_mem / counters.duration_s, "dram_roof"},
-                                        {from_pct(counters.dram_throughput_pct), "dram_throughput"},
-                                        {from_pct(counters.l1tex_throughput_pct), "l1tex_throughput"}});
+    const Utilization memory =
+        largest({{t_mem / counters.duration_s, "dram_roof"},
+                 {from_pct(counters.dram_throughput_pct), "dram_throughput"},
+                 {from_pct(counters.l1tex_throughput_pct), "l1tex_throughput"}});
     const Utilization arithmetic =
         largest({{compute.seconds / counters.duration_s, "compute_roof"},
                  {from_pct(counters.sm_throughput_pct), "sm_throughput"}});

@@ -45,22 +45,25 @@ struct DeviceCeilings {
 // One kernel run's counters, filled by the Range Profiler collector and the compiled function's
 // attributes. Optional fields are empty when not collected (no profiling rights, counter absent).
 struct KernelCounters {
-    double duration_s = 0.0;               // measured kernel time
-    double dram_bytes = 0.0;               // DRAM bytes read + written
-    std::map<std::string, double> flops;   // FLOPs by precision (an FMA counts 2)
-    std::optional<double> sm_throughput_pct;       // sm__throughput.avg.pct_of_peak_sustained_elapsed
-    std::optional<double> dram_throughput_pct;     // dram__throughput.avg.pct_of_peak_sustained_elapsed
-    std::optional<double> l1tex_throughput_pct;    // l1tex__throughput.avg.pct_of_peak_sustained_active
-    std::optional<double> achieved_occupancy_pct;  // sm__warps_active.avg.pct_of_peak_sustained_active
-    std::optional<double> l1tex_sectors;           // l1tex__t_sectors.sum
-    std::optional<double> l2_sectors;              // lts__t_sectors.sum
-    std::optional<double> instructions_executed;   // smsp__inst_executed.sum (warp instructions)
+    double duration_s = 0.0;                  // measured kernel time
+    double dram_bytes = 0.0;                  // DRAM bytes read + written
+    std::map<std::string, double> flops;      // FLOPs by precision (an FMA counts 2)
+    std::optional<double> sm_throughput_pct;  // sm__throughput.avg.pct_of_peak_sustained_elapsed
+    std::optional<double>
+        dram_throughput_pct;  // dram__throughput.avg.pct_of_peak_sustained_elapsed
+    std::optional<double>
+        l1tex_throughput_pct;  // l1tex__throughput.avg.pct_of_peak_sustained_active
+    std::optional<double>
+        achieved_occupancy_pct;           // sm__warps_active.avg.pct_of_peak_sustained_active
+    std::optional<double> l1tex_sectors;  // l1tex__t_sectors.sum
+    std::optional<double> l2_sectors;     // lts__t_sectors.sum
+    std::optional<double> instructions_executed;  // smsp__inst_executed.sum (warp instructions)
     std::optional<std::int64_t> registers_per_thread;
     std::optional<std::int64_t> local_bytes_per_thread;  // local memory, spills included
     std::optional<std::int64_t> spill_store_bytes;       // from the compiler's resource usage
     std::optional<std::int64_t> spill_load_bytes;
-    std::optional<std::int64_t> static_shared_bytes;     // per block
-    std::optional<std::int64_t> dynamic_shared_bytes;    // per block, as launched
+    std::optional<std::int64_t> static_shared_bytes;   // per block
+    std::optional<std::int64_t> dynamic_shared_bytes;  // per block, as launched
 };
 
 enum class Bound { Memory, Compute, Latency };
@@ -77,19 +80,21 @@ std::optional<Bound> bound_from_string(std::string_view text);
 //   ""                  latency-bound: nothing near its ceiling
 struct RooflineVerdict {
     Bound bound = Bound::Latency;
-    std::string precision;                       // dominant precision; "" when no FLOPs counted
-    std::optional<double> arithmetic_intensity;  // FLOP/byte of `precision`; empty with 0 DRAM bytes
-    std::optional<double> ridge_point;           // FLOP/byte where that peak meets the bandwidth roof
-    double attainable_flops_per_s = 0.0;         // min(peak, AI * bandwidth); peak with 0 bytes
-    double achieved_flops_per_s = 0.0;           // of `precision`
-    double achieved_bytes_per_s = 0.0;           // DRAM
-    std::string roof;  // binding roofline ceiling: "dram" or the precision; "" with no bytes, no FLOPs
-    double fraction_of_roof = 0.0;   // time_at_roof_s / measured_s
-    double time_at_roof_s = 0.0;     // what the kernel would take running exactly at the roof
+    std::string precision;  // dominant precision; "" when no FLOPs counted
+    std::optional<double>
+        arithmetic_intensity;             // FLOP/byte of `precision`; empty with 0 DRAM bytes
+    std::optional<double> ridge_point;    // FLOP/byte where that peak meets the bandwidth roof
+    double attainable_flops_per_s = 0.0;  // min(peak, AI * bandwidth); peak with 0 bytes
+    double achieved_flops_per_s = 0.0;    // of `precision`
+    double achieved_bytes_per_s = 0.0;    // DRAM
+    std::string
+        roof;  // binding roofline ceiling: "dram" or the precision; "" with no bytes, no FLOPs
+    double fraction_of_roof = 0.0;  // time_at_roof_s / measured_s
+    double time_at_roof_s = 0.0;    // what the kernel would take running exactly at the roof
     double measured_s = 0.0;
-    double distance_s = 0.0;         // measured_s - time_at_roof_s (negative: above the roof)
-    double distance_fraction = 0.0;  // 1 - fraction_of_roof
-    double memory_utilization = 0.0;   // see the header comment
+    double distance_s = 0.0;          // measured_s - time_at_roof_s (negative: above the roof)
+    double distance_fraction = 0.0;   // 1 - fraction_of_roof
+    double memory_utilization = 0.0;  // see the header comment
     double compute_utilization = 0.0;
     std::string limiter;
     std::string explanation;  // one sentence for people and prompts

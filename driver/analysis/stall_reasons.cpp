@@ -1,6 +1,5 @@
 // The table of PC-sampling stall reasons (names as CUPTI reports them on Hopper, prefix dropped)
 // and what each means, in words a kernel author can act on.
-#include <array>
 #include <string>
 #include <string_view>
 
@@ -17,10 +16,10 @@ struct ReasonText {
     std::string_view description;
 };
 
-constexpr std::array<ReasonText, 20> kReasons{{
+constexpr ReasonText kReasons[] = {
     {"long_scoreboard",
-     "waiting for data from global or local memory (L1TEX: a load, or a spill, that missed and "
-     "went further out)"},
+     "waiting for data from global or local memory: a load through L1TEX (register spills "
+     "included) is still in flight"},
     {"short_scoreboard",
      "waiting for a result from the MIO path: shared memory, special math functions (sin, rsqrt) "
      "or shuffles"},
@@ -45,7 +44,8 @@ constexpr std::array<ReasonText, 20> kReasons{{
      "no instruction fetched yet: an instruction-cache miss or a jump to far-away code, common "
      "in very short kernels"},
     {"imc_miss", "waiting for a constant-cache miss (kernel arguments, __constant__ data)"},
-    {"branch_resolving", "waiting for a branch target to be computed or for the warp to reconverge"},
+    {"branch_resolving",
+     "waiting for a branch target to be computed or for the warp to reconverge"},
     {"drain", "at the end of the kernel, waiting for its outstanding memory writes to finish"},
     {"sleeping",
      "all its threads are blocked, yielding or asleep (__nanosleep, or waiting on diverged "
@@ -54,7 +54,7 @@ constexpr std::array<ReasonText, 20> kReasons{{
     {"misc", "a rare hardware condition the profiler does not name"},
     {"gmma", "waiting for a warpgroup matrix multiply (wgmma) to finish (Hopper)"},
     {"warpgroup_arrive", "waiting for the warpgroup's wgmma operands to arrive (Hopper)"},
-}};
+};
 
 }  // namespace
 

@@ -12,7 +12,9 @@ namespace optiml::analysis {
 
 namespace {
 
-bool is_latency_subset(std::string_view reason) { return reason.ends_with("_not_issued"); }
+bool is_latency_subset(std::string_view reason) {
+    return reason.ends_with("_not_issued");
+}
 
 bool is_stall(const StallSample& sample, std::string_view reason) {
     return !sample.not_stalled && !is_issuing_reason(reason);
@@ -70,10 +72,9 @@ StallSummary summarize_stalls(const std::vector<StallSample>& samples, double th
             {"", file, line, reason, count, share, describe_stall_reason(reason)});
     }
     // The map's order (file, line, reason) breaks ties; stable_sort keeps it.
-    std::stable_sort(summary.dominant.begin(), summary.dominant.end(),
-                     [](const DominantStall& a, const DominantStall& b) {
-                         return a.samples > b.samples;
-                     });
+    std::stable_sort(
+        summary.dominant.begin(), summary.dominant.end(),
+        [](const DominantStall& a, const DominantStall& b) { return a.samples > b.samples; });
     for (std::size_t i = 0; i < summary.dominant.size(); ++i) {
         summary.dominant[i].id = "stall-" + std::to_string(i + 1);
     }

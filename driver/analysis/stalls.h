@@ -52,7 +52,7 @@ struct DominantStall {
 
 struct StallSummary {
     double threshold = kDefaultStallShare;
-    std::uint64_t total_samples = 0;    // stalled + not stalled
+    std::uint64_t total_samples = 0;  // stalled + not stalled
     std::uint64_t stalled_samples = 0;
     std::vector<DominantStall> dominant;  // share > threshold, largest first
 };
