@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A scripted optiml-worker for the evaluator tests: it answers every request without a GPU, with
+# times that depend on the launch's block size, so the driver's decisions can be checked:
+#   median(block) from the table below, 95% interval +-1%; the incumbent is timed the same way.
+#   block 1024 claims an implausible speedup and fails re-verification.
+# FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table.
+times=${FAKE_TIMES:-"64:0.64 128:2.55 256:2.56 512:3.00 1024:0.10"}
+median_of() {
+  for pair in $times; do
+    if [[ ${pair%%:*} == "$1" ]]; then echo "${pair#*:}"; return; fi
+  done
+  echo 9.99
+}
+# The block size of the launch under key $2 ("launch": the candidate, "incumbent") in request $1.
+block_of() { local rest=${1#*\"$2\":}; grep -o '"block":\[[0-9]*' <<<"$rest" | head -n1 | grep -o '[0-9]*$'; }
+interval() { awk -v m="$1" 'BEGIN { printf "\"median_ms\":%s,\"ci_low_ms\":%.6f,\"ci_high_ms\":%.6f", m, m * 0.99, m * 1.01 }'; }
+incumbent_interval() { awk -v m="$1" 'BEGIN { printf "\"incumbent_median_ms\":%s,\"incumbent_ci_low_ms\":%.6f,\"incumbent_ci_high_ms\":%.6f,\"incumbent_runs\":20,\"has_incumbent\":true", m, m * 0.99, m * 1.01 }'; }
+while IFS= read -r line; do
+  case "$line" in
+    *'"op":"setup"'*|*'"op":"reference"'*) echo '{"ok":true}' ;;
+    *'"op":"reverify"'*)
+      if [[ $(block_of "$line" launch) == 1024 ]]; then
+        echo '{"ok":false,"status":"mismatch","message":"y[7]: got 1, expected 2 (planted)"}'
+      else
+        echo '{"ok":true,"status":"ok"}'
+      fi ;;
+    *'"op":"evaluate"'*)
+      reply="{\"ok\":true,\"status\":\"ok\",\"runs\":20,$(interval "$(median_of "$(block_of "$line" launch)")")"
+      if [[ $line == *'"incumbent"'* ]]; then
+        reply+=",$(incumbent_interval "$(median_of "$(block_of "$line" incumbent)")")"
+      fi
+      echo "$reply}" ;;
+    *) echo '{"ok":false,"status":"error","message":"unexpected request"}' ;;
+  esac
+done
