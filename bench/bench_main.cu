@@ -23,14 +23,14 @@
 
 #include "original_kernels.h"
 
-#define CHECK(call)                                                                         \
-    do {                                                                                    \
-        cudaError_t status_ = (call);                                                       \
-        if (status_ != cudaSuccess) {                                                       \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,              \
-                         cudaGetErrorString(status_));                                      \
-            std::exit(1);                                                                   \
-        }                                                                                   \
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        cudaError_t status_ = (call);                                          \
+        if (status_ != cudaSuccess) {                                          \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(status_));                         \
+            std::exit(1);                                                      \
+        }                                                                      \
     } while (0)
 
 namespace {
@@ -82,7 +82,9 @@ void fill_random(float* device, size_t count, unsigned seed) {
     CHECK(cudaMemcpy(device, host.data(), count * sizeof(float), cudaMemcpyHostToDevice));
 }
 
-const char* describe(const optiml::rt::Dispatch& d) { return d.variant < 0 ? "original" : "tuned"; }
+const char* describe(const optiml::rt::Dispatch& d) {
+    return d.variant < 0 ? "original" : "tuned";
+}
 
 void row(const char* what, Timing t, double reference_ms, const char* note) {
     std::printf("| %-34s | %10.4f | %8.4f-%-8.4f | %7.3fx | %s\n", what, t.median_ms, t.min_ms,
@@ -99,7 +101,8 @@ void bench_saxpy(cudaStream_t stream, int device) {
     fill_random(x, n, 1);
     fill_random(y, n, 2);
 
-    const Timing original = time_kernel(stream, [&] { bench::original_saxpy_launch(stream, n, a, x, y); });
+    const Timing original =
+        time_kernel(stream, [&] { bench::original_saxpy_launch(stream, n, a, x, y); });
     const Timing tuned = time_kernel(stream, [&] { CHECK(optiml::saxpy(stream, n, a, x, y)); });
     const Timing memcpy_time = time_kernel(stream, [&] {
         CHECK(cudaMemcpyAsync(copy, x, n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
@@ -116,9 +119,11 @@ void bench_saxpy(cudaStream_t stream, int device) {
                 "vs orig", "bandwidth");
     std::printf("|---|---|---|---|---|\n");
     char note[128];
-    std::snprintf(note, sizeof(note), "%.0f GB/s (%.1f%% of copy)", original_bw, 100 * original_bw / copy_bw);
+    std::snprintf(note, sizeof(note), "%.0f GB/s (%.1f%% of copy)", original_bw,
+                  100 * original_bw / copy_bw);
     row("original kernel (defaults)", original, original.median_ms, note);
-    std::snprintf(note, sizeof(note), "%.0f GB/s (%.1f%% of copy)", tuned_bw, 100 * tuned_bw / copy_bw);
+    std::snprintf(note, sizeof(note), "%.0f GB/s (%.1f%% of copy)", tuned_bw,
+                  100 * tuned_bw / copy_bw);
     row("OptiML tuned launcher", tuned, original.median_ms, note);
     std::snprintf(note, sizeof(note), "%.0f GB/s (roof: read+write bytes)", copy_bw);
     row("device-to-device copy (roof)", memcpy_time, original.median_ms, note);
@@ -157,12 +162,15 @@ void bench_matmul(cudaStream_t stream, int device) {
     const float one = 1.0f, zero = 0.0f;
     // Row-major C = A*B is column-major C^T = B^T * A^T.
     auto sgemm = [&] {
-        cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, reference, n);
+        cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, reference,
+                    n);
     };
     const Timing cublas = time_kernel(stream, sgemm, 20);
-    const Timing original = time_kernel(stream, [&] { bench::original_matmul_launch(stream, m, n, k, a, b, c); }, 10);
+    const Timing original = time_kernel(
+        stream, [&] { bench::original_matmul_launch(stream, m, n, k, a, b, c); }, 10);
     if (!matmul_matches(c, reference, size_t(m) * n)) std::exit(1);
-    const Timing tuned = time_kernel(stream, [&] { CHECK(optiml::matmul(stream, m, n, k, a, b, c)); }, 20);
+    const Timing tuned = time_kernel(
+        stream, [&] { CHECK(optiml::matmul(stream, m, n, k, a, b, c)); }, 20);
     if (!matmul_matches(c, reference, size_t(m) * n)) std::exit(1);
 
     int sms = 0, clock_khz = 0;
@@ -181,12 +189,14 @@ void bench_matmul(cudaStream_t stream, int device) {
     char note[128];
     std::snprintf(note, sizeof(note), "%.2f TFLOP/s", tflops(original));
     row("original kernel (naive, defaults)", original, original.median_ms, note);
-    std::snprintf(note, sizeof(note), "%.2f TFLOP/s (%.0f%% of cuBLAS)", tflops(tuned), 100 * tflops(tuned) / tflops(cublas));
+    std::snprintf(note, sizeof(note), "%.2f TFLOP/s (%.0f%% of cuBLAS)", tflops(tuned),
+                  100 * tflops(tuned) / tflops(cublas));
     row("OptiML tuned launcher", tuned, original.median_ms, note);
     std::snprintf(note, sizeof(note), "%.2f TFLOP/s (fp32, no TF32)", tflops(cublas));
     row("cuBLAS SGEMM (vendor)", cublas, original.median_ms, note);
-    std::printf("| %-34s | %10.4f | %17s | %7.3fx | %.1f TFLOP/s fp32 FMA peak\n", "roofline (compute bound)",
-                flops / (roof_tflops * 1e9), "-", original.median_ms / (flops / (roof_tflops * 1e9)), roof_tflops);
+    std::printf("| %-34s | %10.4f | %17s | %7.3fx | %.1f TFLOP/s fp32 FMA peak\n",
+                "roofline (compute bound)", flops / (roof_tflops * 1e9), "-",
+                original.median_ms / (flops / (roof_tflops * 1e9)), roof_tflops);
     std::printf("\nMATMUL_TUNED_SPEEDUP %.2f\n", original.median_ms / tuned.median_ms);
     cublasDestroy(handle);
     cudaFree(a);
@@ -223,11 +233,13 @@ void bench_launch_overhead(cudaStream_t stream, int device) {
     std::sort(direct.begin(), direct.end());
     std::sort(launcher.begin(), launcher.end());
     const double d = direct[rounds / 2], l = launcher[rounds / 2];
-    std::printf("\n## launch overhead (%d batches of %d launches, %d-element kernel, %s variant)\n\n",
-                rounds, batch, n, describe(optiml::tiny_dispatch(device)));
-    std::printf("| %-34s | %12s | %12s |\n|---|---|---|\n", "launch path", "ns / launch", "p10-p90 ns");
-    std::printf("| %-34s | %12.1f | %5.1f-%-6.1f |\n", "direct <<<>>> launch", d, direct[rounds / 10],
-                direct[rounds * 9 / 10]);
+    std::printf(
+        "\n## launch overhead (%d batches of %d launches, %d-element kernel, %s variant)\n\n",
+        rounds, batch, n, describe(optiml::tiny_dispatch(device)));
+    std::printf("| %-34s | %12s | %12s |\n|---|---|---|\n", "launch path", "ns / launch",
+                "p10-p90 ns");
+    std::printf("| %-34s | %12.1f | %5.1f-%-6.1f |\n", "direct <<<>>> launch", d,
+                direct[rounds / 10], direct[rounds * 9 / 10]);
     std::printf("| %-34s | %12.1f | %5.1f-%-6.1f |\n", "OptiML generated launcher", l,
                 launcher[rounds / 10], launcher[rounds * 9 / 10]);
     std::printf("\nLAUNCHER_OVERHEAD_NS %.1f (ratio %.3f)\n", l - d, l / d);

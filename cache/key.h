@@ -16,12 +16,12 @@ struct SourceFile {
 };
 
 struct KeyInputs {
-    std::string optiml_version;          // e.g. "0.1.0"
-    std::string normalized_spec;         // spec::Spec::normalized.dump()
-    std::vector<SourceFile> sources;     // kernel source first, then every included header
-    std::string nvrtc_version;           // "13.0"
+    std::string optiml_version;       // e.g. "0.1.0"
+    std::string normalized_spec;      // spec::Spec::normalized.dump()
+    std::vector<SourceFile> sources;  // kernel source first, then every included header
+    std::string nvrtc_version;        // "13.0"
     std::vector<std::string> nvrtc_options;
-    std::string arch;                    // "sm_90"
+    std::string arch;  // "sm_90"
 };
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.

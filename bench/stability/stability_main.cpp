@@ -22,10 +22,12 @@ using namespace optiml;
 namespace {
 
 double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
-std::string write_image(const std::filesystem::path& dir, const std::string& name, const std::string& bytes) {
+std::string write_image(const std::filesystem::path& dir, const std::string& name,
+                        const std::string& bytes) {
     const auto path = dir / name;
     std::ofstream(path, std::ios::binary) << bytes;
     return path.string();
@@ -45,7 +47,8 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = std::atoi(argv[++i]);
         } else if (const char* eq = std::strchr(argv[i], '=')) {
-            config[std::string(argv[i], static_cast<std::size_t>(eq - argv[i]))] = std::atoll(eq + 1);
+            config[std::string(argv[i], static_cast<std::size_t>(eq - argv[i]))] =
+                std::atoll(eq + 1);
         }
     }
     const auto devices = measure::probe_devices(measure::default_worker_path());
@@ -57,9 +60,11 @@ int main(int argc, char** argv) {
     const auto scratch = std::filesystem::temp_directory_path() / "optiml-stability";
     std::filesystem::create_directories(scratch);
 
-    const auto original = compile::compile(measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
+    const auto original =
+        compile::compile(measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
     auto compile_start = std::chrono::steady_clock::now();
-    const auto variant = compile::compile(measure::make_compile_request(spec, config, arch, compile::Output::Cubin));
+    const auto variant =
+        compile::compile(measure::make_compile_request(spec, config, arch, compile::Output::Cubin));
     const double compile_ms = ms_since(compile_start);
     if (!original.ok || !variant.ok) {
         std::fprintf(stderr, "compile failed:\n%s%s", original.log.c_str(), variant.log.c_str());
@@ -77,24 +82,27 @@ int main(int argc, char** argv) {
     session.start();
     std::printf("## %s: %s on %s, %d separate evaluations\n\n", spec.name.c_str(),
                 search::format_config(config).c_str(), devices[0].name.c_str(), repeat);
-    std::printf("| evaluation | median ms | 95%% CI ms | runs | verify ms | time ms | SM MHz |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| evaluation | median ms | 95%% CI ms | runs | verify ms | time ms | SM MHz "
+        "|\n|---|---|---|---|---|---|---|\n");
     double low = 1e30, high = 0, verify = 0, timing = 0;
     for (int i = 0; i < repeat; ++i) {
         const auto m = session.evaluate(launch, measure::TimingSpec{}, std::chrono::minutes(5));
         if (!m.ok) {
-            std::printf("evaluation %d failed: %s: %s\n", i + 1, m.status.c_str(), m.message.c_str());
+            std::printf("evaluation %d failed: %s: %s\n", i + 1, m.status.c_str(),
+                        m.message.c_str());
             return 1;
         }
-        std::printf("| %d | %.5f | %.5f-%.5f | %d | %.1f | %.1f | %u |\n", i + 1, m.median_ms, m.ci_low_ms,
-                    m.ci_high_ms, m.runs, m.verify_ms, m.timing_ms, m.sm_clock_mhz);
+        std::printf("| %d | %.5f | %.5f-%.5f | %d | %.1f | %.1f | %u |\n", i + 1, m.median_ms,
+                    m.ci_low_ms, m.ci_high_ms, m.runs, m.verify_ms, m.timing_ms, m.sm_clock_mhz);
         low = std::min(low, m.median_ms);
         high = std::max(high, m.median_ms);
         verify += m.verify_ms;
         timing += m.timing_ms;
     }
     std::printf("\nSTABILITY %s max/min of medians = %.4f\n", spec.name.c_str(), high / low);
-    std::printf("OVERHEAD %s per evaluation: compile %.1f ms, verify %.1f ms, time %.1f ms\n", spec.name.c_str(),
-                compile_ms, verify / repeat, timing / repeat);
+    std::printf("OVERHEAD %s per evaluation: compile %.1f ms, verify %.1f ms, time %.1f ms\n",
+                spec.name.c_str(), compile_ms, verify / repeat, timing / repeat);
     std::filesystem::remove_all(scratch);
     return 0;
 }

@@ -28,7 +28,8 @@ std::vector<int> parse_archs(const std::string& text) {
             used = 0;
         }
         if (used != item.size() || arch < 30)
-            throw CLI::ValidationError("--archs", "'" + item + "' is not an architecture; expected numbers like 90,80");
+            throw CLI::ValidationError(
+                "--archs", "'" + item + "' is not an architecture; expected numbers like 90,80");
         archs.push_back(arch);
     }
     return archs;
@@ -38,22 +39,29 @@ std::vector<int> parse_archs(const std::string& text) {
 
 void add_build_command(CLI::App& app) {
     auto* command = app.add_subcommand(
-        "build", "Look up (or tune) a kernel for each architecture and generate its launcher "
-                 "(what CMake's optiml_optimize_kernel() runs)");
+        "build",
+        "Look up (or tune) a kernel for each architecture and generate its launcher "
+        "(what CMake's optiml_optimize_kernel() runs)");
     auto options = std::make_shared<BuildOptions>();
     auto archs = std::make_shared<std::string>();
     auto mode = std::make_shared<std::string>("auto");
-    command->add_option("--spec", options->spec, "Kernel spec (JSON)")->required()->check(CLI::ExistingFile);
+    command->add_option("--spec", options->spec, "Kernel spec (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
     command->add_option("--archs", *archs, "Architectures, comma-separated (90,80)")->required();
     command->add_option("--mode", *mode, "auto | cache-only | retune | off")
         ->check(CLI::IsMember({"auto", "cache-only", "retune", "off"}));
-    command->add_option("--out", options->out_dir, "Folder for include/optiml/<name>.h and optiml_<name>.cu")
+    command
+        ->add_option("--out", options->out_dir,
+                     "Folder for include/optiml/<name>.h and optiml_<name>.cu")
         ->required();
     command->add_option("--depfile", options->depfile, "Write a Makefile-style depfile here");
-    command->add_option("--cache-dir", options->cache_dir,
-                        "Local cache (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
+    command->add_option(
+        "--cache-dir", options->cache_dir,
+        "Local cache (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
     command->add_option("--seed", options->seeds, "Read-only seed cache folder (repeatable)");
-    command->add_option("--budget-evaluations", options->budget_evaluations, "Override the spec's budget");
+    command->add_option("--budget-evaluations", options->budget_evaluations,
+                        "Override the spec's budget");
     command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");
     command->callback([=] {
         options->archs = parse_archs(*archs);

@@ -28,7 +28,9 @@ void add_cache_command(CLI::App& app) {
     auto* cache = app.add_subcommand("cache", "Inspect and manage the tuning cache");
     cache->require_subcommand(1);
     auto dir = std::make_shared<std::string>();
-    cache->add_option("--cache-dir", *dir, "Cache folder (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
+    cache->add_option(
+        "--cache-dir", *dir,
+        "Cache folder (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
 
     cache->add_subcommand("ls", "List entries: key, kernel, arch, speedup, device")->callback([=] {
         guarded([&] {
@@ -51,7 +53,8 @@ void add_cache_command(CLI::App& app) {
         });
     });
 
-    auto* show = cache->add_subcommand("show", "Print an entry's manifest (key or unique key prefix)");
+    auto* show =
+        cache->add_subcommand("show", "Print an entry's manifest (key or unique key prefix)");
     auto key = std::make_shared<std::string>();
     show->add_option("key", *key, "Key or prefix")->required();
     show->callback([=] {
@@ -67,44 +70,54 @@ void add_cache_command(CLI::App& app) {
         });
     });
 
-    cache->add_subcommand("verify", "Check every entry's files against its manifest")->callback([=] {
-        guarded([&] {
-            int damaged = 0;
-            for (const auto& result : open_store(*dir).verify()) {
-                std::cout << (result.ok ? "ok       " : "DAMAGED  ") << result.key
-                          << (result.ok ? "" : "  " + result.problem) << "\n";
-                damaged += result.ok ? 0 : 1;
-            }
-            exit_status() = damaged ? 1 : 0;
+    cache->add_subcommand("verify", "Check every entry's files against its manifest")
+        ->callback([=] {
+            guarded([&] {
+                int damaged = 0;
+                for (const auto& result : open_store(*dir).verify()) {
+                    std::cout << (result.ok ? "ok       " : "DAMAGED  ") << result.key
+                              << (result.ok ? "" : "  " + result.problem) << "\n";
+                    damaged += result.ok ? 0 : 1;
+                }
+                exit_status() = damaged ? 1 : 0;
+            });
         });
-    });
 
-    auto* gc = cache->add_subcommand("gc", "Remove damaged entries and stale temporaries; with --max-size, least recently used entries too");
+    auto* gc = cache->add_subcommand("gc",
+                                     "Remove damaged entries and stale temporaries; with "
+                                     "--max-size, least recently used entries too");
     auto max_size = std::make_shared<std::optional<std::uint64_t>>();
     gc->add_option("--max-size", *max_size, "Keep the cache under this many bytes");
     gc->callback([=] {
         guarded([&] {
-            for (const auto& removed : open_store(*dir).gc(*max_size)) std::cout << "removed " << removed << "\n";
+            for (const auto& removed : open_store(*dir).gc(*max_size))
+                std::cout << "removed " << removed << "\n";
         });
     });
 
-    auto* exporter = cache->add_subcommand("export", "Copy entries to a folder a project commits (a seed cache)");
+    auto* exporter = cache->add_subcommand(
+        "export", "Copy entries to a folder a project commits (a seed cache)");
     auto to = std::make_shared<std::string>();
     auto keys = std::make_shared<std::vector<std::string>>();
     exporter->add_option("--to", *to, "Destination folder")->required();
     exporter->add_option("keys", *keys, "Keys to export (default: all)");
     exporter->callback([=] {
         guarded([&] {
-            for (const auto& k : open_store(*dir).export_to(*to, *keys)) std::cout << "exported " << k << "\n";
+            for (const auto& k : open_store(*dir).export_to(*to, *keys))
+                std::cout << "exported " << k << "\n";
         });
     });
 
-    auto* importer = cache->add_subcommand("import", "Copy every entry of another cache folder into this one");
+    auto* importer =
+        cache->add_subcommand("import", "Copy every entry of another cache folder into this one");
     auto from = std::make_shared<std::string>();
-    importer->add_option("--from", *from, "Source folder")->required()->check(CLI::ExistingDirectory);
+    importer->add_option("--from", *from, "Source folder")
+        ->required()
+        ->check(CLI::ExistingDirectory);
     importer->callback([=] {
         guarded([&] {
-            for (const auto& k : open_store(*dir).import_from(*from)) std::cout << "imported " << k << "\n";
+            for (const auto& k : open_store(*dir).import_from(*from))
+                std::cout << "imported " << k << "\n";
         });
     });
 }

@@ -7,14 +7,15 @@
 namespace optiml::cli {
 
 void add_devices_command(CLI::App& app) {
-    app.add_subcommand("devices", "List the GPUs this machine can tune on (none: builds use caches only)")
+    app.add_subcommand("devices",
+                       "List the GPUs this machine can tune on (none: builds use caches only)")
         ->callback([] {
             const auto devices = measure::probe_devices(measure::default_worker_path());
             if (devices.empty()) std::cout << "no CUDA GPU available\n";
             for (const auto& d : devices)
                 std::cout << d.index << ": " << d.name << " (" << arch_name(d.arch) << ", " << d.sms
-                          << " SMs, L2 " << d.l2_bytes / (1024 * 1024) << " MiB, driver " << d.driver
-                          << ")\n";
+                          << " SMs, L2 " << d.l2_bytes / (1024 * 1024) << " MiB, driver "
+                          << d.driver << ")\n";
         });
 }
 

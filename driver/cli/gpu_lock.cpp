@@ -1,10 +1,10 @@
 #include "driver/cli/gpu_lock.h"
 
-#include <cstdlib>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cstdlib>
 
 namespace optiml::cli {
 

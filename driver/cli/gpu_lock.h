@@ -7,13 +7,13 @@
 namespace optiml::cli {
 
 class GpuLock {
-public:
+  public:
     GpuLock();  // blocks until the lock is free
     ~GpuLock();
     GpuLock(const GpuLock&) = delete;
     GpuLock& operator=(const GpuLock&) = delete;
 
-private:
+  private:
     int fd_ = -1;
 };
 

@@ -36,7 +36,8 @@ void write_depfile(const fs::path& path, const std::string& contents) {
     fs::rename(temporary, path);
 }
 
-std::string depfile_text(const fs::path& target, const spec::Spec& spec, const KernelSources& sources) {
+std::string depfile_text(const fs::path& target, const spec::Spec& spec,
+                         const KernelSources& sources) {
     auto escape = [](const std::string& path) {
         std::string out;
         for (char c : path) {
@@ -73,7 +74,8 @@ codegen::Variant to_variant(const cache::Entry& entry) {
 std::optional<cache::Entry> lookup(const std::string& key, cache::Store& local,
                                    const std::vector<cache::Store>& seeds, std::string& where,
                                    std::ostream& log) {
-    auto try_store = [&](const cache::Store& store, const std::string& label) -> std::optional<cache::Entry> {
+    auto try_store = [&](const cache::Store& store,
+                         const std::string& label) -> std::optional<cache::Entry> {
         try {
             auto entry = store.get(key);
             if (entry) where = label;
@@ -101,10 +103,12 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     }
     // Budget overrides: the command line (CMake's BUDGET_*), else the environment (a CI job that
     // wants a quick tune everywhere), else the spec.
-    if (options.budget_evaluations) spec.budget.evaluations = *options.budget_evaluations;
+    if (options.budget_evaluations)
+        spec.budget.evaluations = *options.budget_evaluations;
     else if (const char* env = std::getenv("OPTIML_BUDGET_EVALUATIONS"); env && std::atoi(env) > 0)
         spec.budget.evaluations = std::atoi(env);
-    if (options.budget_seconds) spec.budget.seconds = *options.budget_seconds;
+    if (options.budget_seconds)
+        spec.budget.seconds = *options.budget_seconds;
     else if (const char* env = std::getenv("OPTIML_BUDGET_SECONDS"); env && std::atof(env) > 0)
         spec.budget.seconds = std::atof(env);
 
@@ -117,7 +121,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     if (options.mode == Mode::Off) {
         notes.push_back("OPTIML_MODE=off: every architecture runs the original kernel");
     } else {
-        cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir);
+        cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir()
+                                                     : options.cache_dir);
         std::vector<cache::Store> seeds;
         // A seed folder with no entries yet (only its README, say) has nothing to offer.
         for (const auto& seed : options.seeds)
@@ -132,8 +137,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             std::optional<cache::Entry> entry;
             entry = lookup(key, local, seeds, where, log);
             if (entry && options.mode != Mode::Retune) {
-                log << tag << "cache hit " << key.substr(0, 12) << " (" << where << "): "
-                    << entry_summary(entry->manifest) << "\n";
+                log << tag << "cache hit " << key.substr(0, 12) << " (" << where
+                    << "): " << entry_summary(entry->manifest) << "\n";
             } else if (options.mode == Mode::Auto || options.mode == Mode::Retune) {
                 if (!devices) devices = measure::probe_devices(measure::default_worker_path());
                 const measure::DeviceInfo* device = nullptr;
@@ -144,7 +149,10 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         << "; tuning\n"
                         << std::flush;
                     GpuLock lock;
-                    auto tuned = tune({&spec, *device, key, key_summary(inputs),
+                    auto tuned = tune({&spec,
+                                       *device,
+                                       key,
+                                       key_summary(inputs),
                                        {spec.budget.evaluations, spec.budget.seconds}},
                                       log);
                     if (tuned) {
@@ -153,7 +161,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                             local.remove(key);  // a retune replaces the old result
                             local.put(*entry);
                         } catch (const cache::CacheError& e) {
-                            log << "optiml: warning: could not store the result: " << e.what() << "\n";
+                            log << "optiml: warning: could not store the result: " << e.what()
+                                << "\n";
                         }
                     }
                 } else if (entry) {
@@ -184,7 +193,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     try {
         const codegen::GeneratedFiles files = codegen::generate_launcher(spec, variants, notes);
         codegen::write_generated_files(options.out_dir, spec.name, files);
-        if (!options.depfile.empty()) write_depfile(options.depfile, depfile_text(source, spec, sources));
+        if (!options.depfile.empty())
+            write_depfile(options.depfile, depfile_text(source, spec, sources));
     } catch (const std::exception& e) {
         log << "optiml: error: " << spec.name << ": generating the launcher: " << e.what() << "\n";
         return 1;

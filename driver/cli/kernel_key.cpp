@@ -15,7 +15,8 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     cache::KeyInputs inputs;
     inputs.optiml_version = kVersion;
     inputs.normalized_spec = spec.normalized.dump();
-    for (const auto& file : sources.files) inputs.sources.push_back({file.relative_path, file.contents});
+    for (const auto& file : sources.files)
+        inputs.sources.push_back({file.relative_path, file.contents});
     inputs.nvrtc_version = compile::nvrtc_version();
     // The options every variant is compiled with; the per-variant -D's are the parameters,
     // which the spec (hashed above) already lists.
@@ -38,6 +39,8 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
     return summary;
 }
 
-std::string arch_name(int arch) { return "sm_" + std::to_string(arch); }
+std::string arch_name(int arch) {
+    return "sm_" + std::to_string(arch);
+}
 
 }  // namespace optiml::cli

@@ -10,7 +10,8 @@
 namespace optiml::cli {
 
 void add_tune_command(CLI::App& app) {
-    auto* command = app.add_subcommand("tune", "Tune a kernel on a GPU of this machine and store the result");
+    auto* command =
+        app.add_subcommand("tune", "Tune a kernel on a GPU of this machine and store the result");
     struct Options {
         std::string spec;
         int device = 0;
@@ -19,9 +20,12 @@ void add_tune_command(CLI::App& app) {
         std::optional<double> seconds;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--spec", options->spec, "Kernel spec (JSON)")->required()->check(CLI::ExistingFile);
+    command->add_option("--spec", options->spec, "Kernel spec (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
-    command->add_option("--cache-dir", options->cache_dir, "Local cache (default rules as in `build`)");
+    command->add_option("--cache-dir", options->cache_dir,
+                        "Local cache (default rules as in `build`)");
     command->add_option("--budget-evaluations", options->evaluations, "Override the spec's budget");
     command->add_option("--budget-seconds", options->seconds, "Override the spec's budget");
     command->callback([=] {

@@ -45,11 +45,15 @@ nlohmann::json time_json(const search::Outcome& o) {
 nlohmann::json trace_json(const search::Result& result) {
     nlohmann::json trace = nlohmann::json::array();
     for (const auto& item : result.trace) {
-        nlohmann::json row = {{"parameters", item.config}, {"status", item.outcome.status},
-                              {"elapsed_s", item.elapsed_s}, {"details", item.outcome.details}};
+        nlohmann::json row = {{"parameters", item.config},
+                              {"status", item.outcome.status},
+                              {"elapsed_s", item.elapsed_s},
+                              {"details", item.outcome.details}};
         if (item.outcome.beats_incumbent) row["beats_incumbent"] = *item.outcome.beats_incumbent;
-        if (item.outcome.ok) row["time_ms"] = time_json(item.outcome);
-        else row["message"] = item.outcome.message.substr(0, 2000);
+        if (item.outcome.ok)
+            row["time_ms"] = time_json(item.outcome);
+        else
+            row["message"] = item.outcome.message.substr(0, 2000);
         trace.push_back(std::move(row));
     }
     return trace;
@@ -71,7 +75,7 @@ std::string milliseconds(double ms) {
 }
 
 class ScratchDir {
-public:
+  public:
     ScratchDir() {
         std::string pattern = (fs::temp_directory_path() / "optiml-XXXXXX").string();
         if (mkdtemp(pattern.data())) path_ = pattern;
@@ -82,7 +86,7 @@ public:
     }
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -109,8 +113,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     }
 
     // The original: the source as written, no parameter defines, at the default geometry.
-    const auto original = compile::compile(
-        measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
+    const auto original =
+        compile::compile(measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
     if (!original.ok) {
         log << prefix << "the original kernel does not compile with NVRTC:\n" << original.log;
         return std::nullopt;
@@ -135,7 +139,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         return std::nullopt;
     }
 
-    measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(), measure::TimingSpec{});
+    measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
+                                          measure::TimingSpec{});
     evaluator.set_reverify_seed(problem.seed_base + 1000);
     const search::Space space = make_space(spec);
     log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
@@ -149,8 +154,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
             << " variants (" << so_far.strategy << " of " << so_far.space_size << ")";
         if (so_far.best && so_far.baseline && so_far.trace[*so_far.baseline].outcome.ok) {
             const auto& best = so_far.trace[*so_far.best];
-            log << ", best " << milliseconds(best.outcome.median_ms) << " ("
-                << std::setprecision(3)
+            log << ", best " << milliseconds(best.outcome.median_ms) << " (" << std::setprecision(3)
                 << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
                 << "x) " << search::format_config(best.config);
         }
@@ -192,27 +196,30 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         {"time_ms", time_json(best.outcome)},
         {"original_time_ms", time_json(baseline.outcome)},
         {"speedup", baseline.outcome.median_ms / best.outcome.median_ms},
-        {"device", {{"name", request.device.name},
-                    {"arch", arch},
-                    {"sms", request.device.sms},
-                    {"driver", request.device.driver}}},
+        {"device",
+         {{"name", request.device.name},
+          {"arch", arch},
+          {"sms", request.device.sms},
+          {"driver", request.device.driver}}},
         {"nvrtc_version", compile::nvrtc_version()},
         {"optiml_version", kVersion},
         {"created", utc_now()},
         {"key_inputs", request.key_summary},
-        {"verification", {{"trials", problem.trials},
-                          {"deterministic", problem.deterministic},
-                          {"seed_base", problem.seed_base},
-                          {"rtol", problem.tolerance.rtol},
-                          {"atol", problem.tolerance.atol}}},
-        {"search", {{"strategy", result.strategy},
-                    {"space_size", result.space_size},
-                    {"evaluations", result.trace.size()},
-                    {"correct", ok_count},
-                    {"wall_s", result.wall_s},
-                    {"stopped_by_time", result.stopped_by_time},
-                    {"budget", {{"evaluations", request.budget.evaluations},
-                                {"seconds", request.budget.seconds}}}}},
+        {"verification",
+         {{"trials", problem.trials},
+          {"deterministic", problem.deterministic},
+          {"seed_base", problem.seed_base},
+          {"rtol", problem.tolerance.rtol},
+          {"atol", problem.tolerance.atol}}},
+        {"search",
+         {{"strategy", result.strategy},
+          {"space_size", result.space_size},
+          {"evaluations", result.trace.size()},
+          {"correct", ok_count},
+          {"wall_s", result.wall_s},
+          {"stopped_by_time", result.stopped_by_time},
+          {"budget",
+           {{"evaluations", request.budget.evaluations}, {"seconds", request.budget.seconds}}}}},
         {"trace", trace_json(result)},
         {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
     };

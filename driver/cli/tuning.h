@@ -25,7 +25,8 @@ struct TuneRequest {
 // The new entry, or nullopt with the reason written to `log` (the original kernel then stays).
 std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log);
 
-// One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA H200"
+// One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA
+// H200"
 std::string entry_summary(const nlohmann::json& manifest);
 
 }  // namespace optiml::cli

@@ -52,7 +52,8 @@ CompileResult compile(const CompileRequest& request) {
     if (status != NVRTC_SUCCESS) return failure(nvrtcGetErrorString(status));
 
     std::vector<std::string> options = implicit_options(request);
-    for (const auto& dir : request.include_dirs) options.push_back("--include-path=" + dir.string());
+    for (const auto& dir : request.include_dirs)
+        options.push_back("--include-path=" + dir.string());
     options.insert(options.end(), request.options.begin(), request.options.end());
     std::vector<const char*> argv;
     for (const auto& option : options) argv.push_back(option.c_str());

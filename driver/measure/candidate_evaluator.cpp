@@ -14,8 +14,8 @@ namespace {
 search::Outcome to_outcome(const Measurement& m) {
     search::Outcome o{m.ok, m.status, m.message, m.median_ms, m.min_ms, m.max_ms, m.runs, {}, {}};
     if (!m.ok) return o;
-    o.details = {{"ci_low_ms", m.ci_low_ms},     {"ci_high_ms", m.ci_high_ms},
-                 {"verify_ms", m.verify_ms},     {"timing_ms", m.timing_ms},
+    o.details = {{"ci_low_ms", m.ci_low_ms},       {"ci_high_ms", m.ci_high_ms},
+                 {"verify_ms", m.verify_ms},       {"timing_ms", m.timing_ms},
                  {"sm_clock_mhz", m.sm_clock_mhz}, {"memory_clock_mhz", m.memory_clock_mhz}};
     if (m.launch_bound) o.details["launch_bound"] = 1;
     if (m.has_incumbent) {
@@ -43,7 +43,8 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
     request.name_expression = spec.kernel;
     request.options = spec.nvrtc_options;
     request.include_dirs.push_back(spec.source.parent_path());
-    for (const auto& dir : spec.include_dirs) request.include_dirs.push_back(spec.file.parent_path() / dir);
+    for (const auto& dir : spec.include_dirs)
+        request.include_dirs.push_back(spec.file.parent_path() / dir);
     request.defines = config;
     request.arch = arch;
     request.output = output;
@@ -58,7 +59,8 @@ LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config) {
         const std::int64_t block = spec.launch.block[d].eval(env);
         if (grid < 1 || block < 1)
             throw std::invalid_argument("launch geometry has a dimension below 1 (grid " +
-                                        std::to_string(grid) + ", block " + std::to_string(block) + ")");
+                                        std::to_string(grid) + ", block " + std::to_string(block) +
+                                        ")");
         launch.grid[d] = static_cast<unsigned>(grid);
         launch.block[d] = static_cast<unsigned>(block);
     }
@@ -70,24 +72,30 @@ LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config) {
 
 CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                                        fs::path scratch_dir, TimingSpec timing)
-    : spec_(spec), arch_(arch), session_(session), scratch_(std::move(scratch_dir)), timing_(timing) {}
+    : spec_(spec),
+      arch_(arch),
+      session_(session),
+      scratch_(std::move(scratch_dir)),
+      timing_(timing) {}
 
-std::vector<search::Outcome> CandidateEvaluator::evaluate(const std::vector<search::Config>& batch) {
+std::vector<search::Outcome> CandidateEvaluator::evaluate(
+    const std::vector<search::Config>& batch) {
     std::vector<compile::CompileRequest> requests;
     for (const auto& config : batch)
         requests.push_back(make_compile_request(spec_, config, arch_, compile::Output::Cubin));
     const auto compile_start = std::chrono::steady_clock::now();
     std::vector<compile::CompileResult> results = compile::compile_all(requests);
     // The batch compiles in parallel: each variant is charged its share of the wall time.
-    const double compile_ms = std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - compile_start).count() /
-                              static_cast<double>(batch.size());
+    const double compile_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - compile_start)
+            .count() /
+        static_cast<double>(batch.size());
 
     std::vector<search::Outcome> outcomes;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         const compile::CompileResult& result = compiled_[batch[i]] = std::move(results[i]);
-        search::Outcome outcome = result.ok ? evaluate_one(batch[i], result)
-                                            : failure("compile_error", result.log);
+        search::Outcome outcome =
+            result.ok ? evaluate_one(batch[i], result) : failure("compile_error", result.log);
         outcome.details["compile_ms"] = compile_ms;
         outcomes.push_back(std::move(outcome));
     }
@@ -99,7 +107,8 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(const std::vector<sear
 std::chrono::milliseconds CandidateEvaluator::hang_timeout() const {
     if (original_ms_ <= 0.0) return std::chrono::minutes(5);
     const double launches = 2.0 + spec_.check.trials + 2.0 * (timing_.warmup + timing_.max_runs);
-    return std::chrono::milliseconds(10000 + static_cast<long long>(20.0 * original_ms_ * launches));
+    return std::chrono::milliseconds(10000 +
+                                     static_cast<long long>(20.0 * original_ms_ * launches));
 }
 
 search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
@@ -111,26 +120,29 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
         return failure("launch_error", e.what());
     }
     launch.symbol = compiled.lowered_name;
-    launch.image_path = (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
+    launch.image_path =
+        (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
     std::ofstream(launch.image_path, std::ios::binary) << compiled.binary;
 
-    const Measurement m = session_.evaluate(launch, timing_, hang_timeout(),
-                                            incumbent_ ? &*incumbent_ : nullptr);
+    const Measurement m =
+        session_.evaluate(launch, timing_, hang_timeout(), incumbent_ ? &*incumbent_ : nullptr);
     search::Outcome outcome = to_outcome(m);
     if (outcome.ok && original_ms_ > 0.0 && original_ms_ / m.median_ms > 10.0) {
         // Claims over 10x are checked once more on inputs no earlier run has seen.
         const Measurement again = session_.reverify(launch, next_reverify_seed_++, hang_timeout());
         outcome.details["reverified"] = 1;
-        if (!again.ok) outcome = failure(again.status, again.message + " (after a " +
-                                                           std::to_string(original_ms_ / m.median_ms) +
-                                                           "x claim)");
+        if (!again.ok)
+            outcome =
+                failure(again.status, again.message + " (after a " +
+                                          std::to_string(original_ms_ / m.median_ms) + "x claim)");
     }
     if (outcome.ok) {
         if (original_ms_ <= 0.0) original_ms_ = m.median_ms;
-        const bool wins = !incumbent_ ||
-                          beats({m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.min_ms, m.max_ms},
-                                {m.incumbent_median_ms, m.incumbent_ci_low_ms, m.incumbent_ci_high_ms,
-                                 m.incumbent_runs, 0.0, 0.0});
+        const bool wins =
+            !incumbent_ ||
+            beats({m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.min_ms, m.max_ms},
+                  {m.incumbent_median_ms, m.incumbent_ci_low_ms, m.incumbent_ci_high_ms,
+                   m.incumbent_runs, 0.0, 0.0});
         outcome.beats_incumbent = wins;
         if (wins) {
             if (incumbent_) fs::remove(incumbent_->image_path);

@@ -7,9 +7,9 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <optional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "driver/compile/nvrtc_compiler.h"
@@ -29,7 +29,7 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config);
 
 class CandidateEvaluator : public search::Evaluator {
-public:
+  public:
     CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                        std::filesystem::path scratch_dir, TimingSpec timing);
 
@@ -41,8 +41,9 @@ public:
     // Re-verification seeds start here (past every trial seed of the session).
     void set_reverify_seed(std::uint64_t seed) { next_reverify_seed_ = seed; }
 
-private:
-    search::Outcome evaluate_one(const search::Config& config, const compile::CompileResult& compiled);
+  private:
+    search::Outcome evaluate_one(const search::Config& config,
+                                 const compile::CompileResult& compiled);
     std::chrono::milliseconds hang_timeout() const;
 
     const spec::Spec& spec_;

@@ -37,7 +37,8 @@ std::string fill_as(const spec::Fill& fill, std::size_t count, std::uint64_t see
             for (std::size_t i = 0; i < count; ++i) store(i, fill.a);
             break;
         case Kind::Iota:
-            for (std::size_t i = 0; i < count; ++i) store(i, fill.a + fill.b * static_cast<double>(i));
+            for (std::size_t i = 0; i < count; ++i)
+                store(i, fill.a + fill.b * static_cast<double>(i));
             break;
     }
     return bytes;
@@ -45,7 +46,8 @@ std::string fill_as(const spec::Fill& fill, std::size_t count, std::uint64_t see
 
 template <typename T>
 std::string bytes_of(double value) {
-    T typed = std::is_floating_point_v<T> ? static_cast<T>(value) : static_cast<T>(std::llround(value));
+    T typed =
+        std::is_floating_point_v<T> ? static_cast<T>(value) : static_cast<T>(std::llround(value));
     std::string bytes(sizeof(T), '\0');
     std::memcpy(bytes.data(), &typed, sizeof(T));
     return bytes;
@@ -55,8 +57,9 @@ std::string bytes_of(double value) {
 
 std::string make_filled_buffer(spec::ElementType type, const spec::Fill& fill, std::size_t count,
                                std::uint64_t seed_offset) {
-    return visit_element_type(
-        type, [&](auto tag) { return fill_as<decltype(tag)>(fill, count, fill.seed + seed_offset); });
+    return visit_element_type(type, [&](auto tag) {
+        return fill_as<decltype(tag)>(fill, count, fill.seed + seed_offset);
+    });
 }
 
 std::string scalar_bytes(spec::ElementType type, double value) {

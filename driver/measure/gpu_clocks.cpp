@@ -22,7 +22,8 @@ struct Nvml {
         void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!library) return;
         auto init = reinterpret_cast<Init>(dlsym(library, "nvmlInit_v2"));
-        handle_by_bus_id = reinterpret_cast<HandleByBusId>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
+        handle_by_bus_id =
+            reinterpret_cast<HandleByBusId>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
         clock_info = reinterpret_cast<ClockInfo>(dlsym(library, "nvmlDeviceGetClockInfo"));
         ready = init && handle_by_bus_id && clock_info && init() == 0;
     }

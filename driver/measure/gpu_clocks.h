@@ -5,7 +5,7 @@
 namespace optiml::measure {
 
 struct GpuClocks {
-    unsigned sm_mhz = 0;      // 0: unknown (no NVML, or the device was not found)
+    unsigned sm_mhz = 0;  // 0: unknown (no NVML, or the device was not found)
     unsigned memory_mhz = 0;
 };
 

@@ -25,7 +25,8 @@ std::string error_text(CUresult result) {
 }
 
 void check(CUresult result, const char* what) {
-    if (result != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + ": " + error_text(result));
+    if (result != CUDA_SUCCESS)
+        throw std::runtime_error(std::string(what) + ": " + error_text(result));
 }
 
 // Errors after which the context is unusable: the worker must exit.
@@ -57,7 +58,8 @@ Measurement failed(std::string status, std::string message, bool fatal = false) 
 }
 
 double since_ms(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
 }
 
 struct DeviceBuffer {
@@ -127,11 +129,11 @@ struct GpuSession::State {
     CUstream stream = nullptr;
     CUevent start = nullptr;
     CUevent stop = nullptr;
-    std::vector<DeviceBuffer> buffers;               // one per argument (unused for scalars)
-    std::vector<std::string> scalars;                // bytes of each scalar argument
-    std::vector<InputSet> trials;                    // the inputs of each correctness trial
-    std::vector<std::vector<std::string>> reference; // original's outputs, per trial
-    std::vector<std::string> constant_values;        // host bytes of each __constant__ symbol
+    std::vector<DeviceBuffer> buffers;                // one per argument (unused for scalars)
+    std::vector<std::string> scalars;                 // bytes of each scalar argument
+    std::vector<InputSet> trials;                     // the inputs of each correctness trial
+    std::vector<std::vector<std::string>> reference;  // original's outputs, per trial
+    std::vector<std::string> constant_values;         // host bytes of each __constant__ symbol
     LaunchSpec original_launch;
     std::unique_ptr<LoadedKernel> original;
     DeviceBuffer flush;  // twice the L2 size
@@ -156,8 +158,12 @@ struct GpuSession::State {
     }
 
     const BufferSpec& argument(std::size_t i) const { return problem.arguments[i]; }
-    bool is_output(std::size_t i) const { return argument(i).is_pointer && argument(i).role != spec::Role::Input; }
-    bool is_read_only(std::size_t i) const { return argument(i).is_pointer && argument(i).role == spec::Role::Input; }
+    bool is_output(std::size_t i) const {
+        return argument(i).is_pointer && argument(i).role != spec::Role::Input;
+    }
+    bool is_read_only(std::size_t i) const {
+        return argument(i).is_pointer && argument(i).role == spec::Role::Input;
+    }
 
     InputSet make_inputs(std::uint64_t seed_offset) {
         InputSet set;
@@ -169,7 +175,8 @@ struct GpuSession::State {
             set.host[i] = make_filled_buffer(a.type, a.fill, a.count, seed_offset);
             set.device[i].bytes = buffers[i].bytes;
             check(cuMemAlloc(&set.device[i].ptr, set.device[i].bytes), "cuMemAlloc");
-            check(cuMemcpyHtoD(set.device[i].ptr, set.host[i].data(), set.host[i].size()), "cuMemcpyHtoD");
+            check(cuMemcpyHtoD(set.device[i].ptr, set.host[i].data(), set.host[i].size()),
+                  "cuMemcpyHtoD");
         }
         return set;
     }
@@ -181,7 +188,8 @@ struct GpuSession::State {
             if (!a.is_pointer) continue;
             CUresult r = a.role == spec::Role::Output
                              ? cuMemsetD8Async(buffers[i].ptr, poison, buffers[i].bytes, stream)
-                             : cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr, buffers[i].bytes, stream);
+                             : cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr,
+                                                 buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
         return CUDA_SUCCESS;
@@ -191,7 +199,8 @@ struct GpuSession::State {
     CUresult restore_inouts(const InputSet& set) {
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             if (argument(i).role != spec::Role::InOut) continue;
-            CUresult r = cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr, buffers[i].bytes, stream);
+            CUresult r =
+                cuMemcpyDtoDAsync(buffers[i].ptr, set.device[i].ptr, buffers[i].bytes, stream);
             if (r != CUDA_SUCCESS) return r;
         }
         return CUDA_SUCCESS;
@@ -204,19 +213,22 @@ struct GpuSession::State {
             return CUDA_ERROR_FILE_NOT_FOUND;
         }
         CUresult r = cuModuleLoadData(&kernel.module, image.data());
-        if (r == CUDA_SUCCESS) r = cuModuleGetFunction(&kernel.function, kernel.module, launch.symbol.c_str());
+        if (r == CUDA_SUCCESS)
+            r = cuModuleGetFunction(&kernel.function, kernel.module, launch.symbol.c_str());
         if (r == CUDA_SUCCESS && launch.shared_memory_bytes > 48 * 1024)
             r = cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    static_cast<int>(launch.shared_memory_bytes));
         for (std::size_t c = 0; r == CUDA_SUCCESS && c < problem.constants.size(); ++c) {
             CUdeviceptr symbol = 0;
             std::size_t bytes = 0;
-            r = cuModuleGetGlobal(&symbol, &bytes, kernel.module, problem.constants[c].name.c_str());
+            r = cuModuleGetGlobal(&symbol, &bytes, kernel.module,
+                                  problem.constants[c].name.c_str());
             if (r != CUDA_SUCCESS) {
                 why = "__constant__ symbol '" + problem.constants[c].name + "' not found";
                 break;
             }
-            r = cuMemcpyHtoD(symbol, constant_values[c].data(), std::min(bytes, constant_values[c].size()));
+            r = cuMemcpyHtoD(symbol, constant_values[c].data(),
+                             std::min(bytes, constant_values[c].size()));
         }
         if (r != CUDA_SUCCESS && why.empty()) why = error_text(r);
         return r;
@@ -253,15 +265,17 @@ struct GpuSession::State {
 
     // Outputs against the original's on the same inputs; read-only inputs unchanged.
     std::optional<Measurement> judge(const std::vector<std::string>& contents,
-                                     const std::vector<std::string>& expected, const InputSet& inputs,
-                                     const std::string& trial) {
+                                     const std::vector<std::string>& expected,
+                                     const InputSet& inputs, const std::string& trial) {
         for (std::size_t i = 0; i < contents.size(); ++i) {
             const auto& a = argument(i);
             if (is_read_only(i) && contents[i] != inputs.host[i])
-                return failed("input_modified", a.name + " is read-only (role input) but the variant changed it" + trial);
+                return failed(
+                    "input_modified",
+                    a.name + " is read-only (role input) but the variant changed it" + trial);
             if (!is_output(i)) continue;
-            const Comparison c = compare_buffers(a.type, contents[i].data(), expected[i].data(), a.count,
-                                                 problem.tolerance);
+            const Comparison c = compare_buffers(a.type, contents[i].data(), expected[i].data(),
+                                                 a.count, problem.tolerance);
             if (c.mismatches > 0)
                 return failed("mismatch", describe(a.name, c, a.count, problem.tolerance) + trial);
         }
@@ -271,15 +285,18 @@ struct GpuSession::State {
     // Every correctness check, in order; nullopt when the variant passes them all.
     std::optional<Measurement> verify(const LaunchSpec& launch, CUfunction function) {
         std::vector<std::string> run_a, run_b;
-        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonA, run_a); r != CUDA_SUCCESS)
+        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonA, run_a);
+            r != CUDA_SUCCESS)
             return launch_failure(r, "verification run");
-        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonB, run_b); r != CUDA_SUCCESS)
+        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonB, run_b);
+            r != CUDA_SUCCESS)
             return launch_failure(r, "verification run");
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             if (!is_output(i)) continue;
             const auto& a = argument(i);
-            const TwoRunVerdict verdict = classify_two_runs(a.type, run_a[i].data(), run_b[i].data(), a.count,
-                                                            problem.deterministic, problem.tolerance);
+            const TwoRunVerdict verdict =
+                classify_two_runs(a.type, run_a[i].data(), run_b[i].data(), a.count,
+                                  problem.deterministic, problem.tolerance);
             if (verdict.kind == TwoRunVerdict::Kind::Unwritten)
                 return failed("unwritten", describe(a.name, verdict, a.count));
             if (verdict.kind == TwoRunVerdict::Kind::Nondeterministic)
@@ -288,9 +305,11 @@ struct GpuSession::State {
         if (auto verdict = judge(run_a, reference[0], trials[0], " (trial 1)")) return verdict;
         for (std::size_t t = 1; t < trials.size(); ++t) {
             std::vector<std::string> contents;
-            if (CUresult r = run_and_read(launch, function, trials[t], kPoisonA, contents); r != CUDA_SUCCESS)
+            if (CUresult r = run_and_read(launch, function, trials[t], kPoisonA, contents);
+                r != CUDA_SUCCESS)
                 return launch_failure(r, "verification run");
-            if (auto verdict = judge(contents, reference[t], trials[t], " (trial " + std::to_string(t + 1) + ")"))
+            if (auto verdict = judge(contents, reference[t], trials[t],
+                                     " (trial " + std::to_string(t + 1) + ")"))
                 return verdict;
         }
         return std::nullopt;
@@ -314,7 +333,8 @@ struct GpuSession::State {
                 const auto& [launch, function] = kernels[which];
                 CUresult r = restore_inouts(trials[0]);
                 if (r == CUDA_SUCCESS && timing.flush_l2)
-                    r = cuMemsetD32Async(flush.ptr, static_cast<unsigned>(round), flush.bytes / 4, stream);
+                    r = cuMemsetD32Async(flush.ptr, static_cast<unsigned>(round), flush.bytes / 4,
+                                         stream);
                 if (r == CUDA_SUCCESS) r = cuEventRecord(start, stream);
                 if (r == CUDA_SUCCESS) r = launch_once(*launch, function);
                 if (r == CUDA_SUCCESS) r = cuEventRecord(stop, stream);
@@ -328,8 +348,9 @@ struct GpuSession::State {
             if (round + 1 < timing.min_runs) continue;
             bool settled = true;
             for (std::size_t k = 0; k < kernels.size(); ++k)
-                settled = settled && (estimate_median(times[k]).relative_width() <= timing.relative_ci ||
-                                      total[k] >= timing.cap_ms);
+                settled =
+                    settled && (estimate_median(times[k]).relative_width() <= timing.relative_ci ||
+                                total[k] >= timing.cap_ms);
             if (settled) break;
         }
         return CUDA_SUCCESS;
@@ -382,7 +403,8 @@ Measurement GpuSession::run_reference(const LaunchSpec& launch) {
         return failed("load_error", why, is_sticky(r));
     s.reference.assign(s.trials.size(), {});
     for (std::size_t t = 0; t < s.trials.size(); ++t)
-        if (CUresult r = s.run_and_read(launch, s.original->function, s.trials[t], kPoisonA, s.reference[t]);
+        if (CUresult r =
+                s.run_and_read(launch, s.original->function, s.trials[t], kPoisonA, s.reference[t]);
             r != CUDA_SUCCESS)
             return s.launch_failure(r, "original kernel");
     Measurement m;
@@ -454,8 +476,10 @@ Measurement GpuSession::reverify(const LaunchSpec& launch, std::uint64_t seed) {
     CUresult r = s.run_and_read(s.original_launch, s.original->function, fresh, kPoisonA, expected);
     if (r == CUDA_SUCCESS) r = s.run_and_read(launch, kernel.function, fresh, kPoisonA, contents);
     std::optional<Measurement> verdict;
-    if (r != CUDA_SUCCESS) verdict = s.launch_failure(r, "re-verification run");
-    else verdict = s.judge(contents, expected, fresh, " (re-verification on new inputs)");
+    if (r != CUDA_SUCCESS)
+        verdict = s.launch_failure(r, "re-verification run");
+    else
+        verdict = s.judge(contents, expected, fresh, " (re-verification on new inputs)");
     for (auto& b : fresh.device) State::free(b);
     if (verdict) return *verdict;
     Measurement m;

@@ -16,7 +16,7 @@ namespace optiml::measure {
 nlohmann::json probe_devices();
 
 class GpuSession {
-public:
+  public:
     GpuSession(int device, Problem problem);  // throws std::runtime_error with the CUDA error
     ~GpuSession();
     GpuSession(const GpuSession&) = delete;
@@ -31,7 +31,7 @@ public:
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -12,8 +12,12 @@ Problem make_problem(const spec::Spec& spec) {
         problem.arguments.push_back(buffer);
     }
     for (const auto& constant : spec.constants) {
-        BufferSpec buffer{constant.name, constant.type, true, 0.0,
-                          static_cast<std::size_t>(constant.count.eval(env)), constant.fill,
+        BufferSpec buffer{constant.name,
+                          constant.type,
+                          true,
+                          0.0,
+                          static_cast<std::size_t>(constant.count.eval(env)),
+                          constant.fill,
                           spec::Role::Input};
         problem.constants.push_back(buffer);
     }
@@ -26,9 +30,12 @@ Problem make_problem(const spec::Spec& spec) {
 namespace {
 const char* role_name(spec::Role role) {
     switch (role) {
-        case spec::Role::Input: return "input";
-        case spec::Role::Output: return "output";
-        case spec::Role::InOut: return "inout";
+        case spec::Role::Input:
+            return "input";
+        case spec::Role::Output:
+            return "output";
+        case spec::Role::InOut:
+            return "inout";
     }
     return "input";
 }
@@ -45,10 +52,11 @@ void to_json(nlohmann::json& json, const BufferSpec& b) {
             {"pointer", b.is_pointer},
             {"value", b.value},
             {"count", b.count},
-            {"fill", {{"kind", static_cast<int>(b.fill.kind)},
-                      {"a", b.fill.a},
-                      {"b", b.fill.b},
-                      {"seed", b.fill.seed}}},
+            {"fill",
+             {{"kind", static_cast<int>(b.fill.kind)},
+              {"a", b.fill.a},
+              {"b", b.fill.b},
+              {"seed", b.fill.seed}}},
             {"role", role_name(b.role)}};
 }
 
@@ -67,9 +75,9 @@ void from_json(const nlohmann::json& json, BufferSpec& b) {
 }
 
 void to_json(nlohmann::json& json, const Problem& p) {
-    json = {{"arguments", p.arguments},       {"constants", p.constants},
-            {"rtol", p.tolerance.rtol},         {"atol", p.tolerance.atol},
-            {"trials", p.trials},               {"deterministic", p.deterministic},
+    json = {{"arguments", p.arguments}, {"constants", p.constants},
+            {"rtol", p.tolerance.rtol}, {"atol", p.tolerance.atol},
+            {"trials", p.trials},       {"deterministic", p.deterministic},
             {"seed_base", p.seed_base}};
 }
 
@@ -113,11 +121,12 @@ void from_json(const nlohmann::json& json, TimingSpec& t) {
 }
 
 // Every field travels; readers default what an older worker did not send.
-#define OPTIML_MEASUREMENT_FIELDS(X)                                                          \
-    X(ok) X(status) X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms)          \
-    X(ci_high_ms) X(runs) X(launch_bound) X(has_incumbent) X(incumbent_median_ms)              \
-    X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) X(incumbent_runs) X(verify_ms) X(timing_ms) \
-    X(sm_clock_mhz) X(memory_clock_mhz)
+#define OPTIML_MEASUREMENT_FIELDS(X)                                                            \
+    X(ok)                                                                                       \
+    X(status) X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms)   \
+        X(runs) X(launch_bound) X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms)  \
+            X(incumbent_ci_high_ms) X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) \
+                X(memory_clock_mhz)
 
 void to_json(nlohmann::json& json, const Measurement& m) {
     json = nlohmann::json::object();

@@ -1,10 +1,13 @@
 // What the driver and its `optiml-worker` process say to each other: one JSON object per line
 // on the worker's stdin, one reply per line on its stdout.
-//   {"op":"probe"}                                   -> {"ok":true,"devices":[{index,name,arch,...}]}
+//   {"op":"probe"}                                   ->
+//   {"ok":true,"devices":[{index,name,arch,...}]}
 //   {"op":"setup","device":D,"problem":{...}}        -> {"ok":true}   allocate and fill buffers
-//   {"op":"reference","launch":{...}}                -> {"ok":true}   run the original, keep outputs
+//   {"op":"reference","launch":{...}}                -> {"ok":true}   run the original, keep
+//   outputs
 //   {"op":"evaluate","launch":{...},"timing":{...}[,"incumbent":{...}]}
-//                                                    -> Measurement   verify, then time (interleaved
+//                                                    -> Measurement   verify, then time
+//                                                    (interleaved
 //                                                       with the incumbent when one is given)
 //   {"op":"reverify","launch":{...},"seed":S}        -> Measurement   verify once more on inputs
 //                                                       drawn with seed offset S
@@ -13,8 +16,8 @@
 #pragma once
 
 #include <array>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,9 +43,9 @@ struct Problem {
     std::vector<BufferSpec> arguments;
     std::vector<BufferSpec> constants;
     Tolerance tolerance;
-    int trials = 3;              // correctness trials, each on its own inputs
-    bool deterministic = true;   // two runs on the same inputs must agree bit for bit
-    std::uint64_t seed_base = 0; // added to every fill seed: fresh inputs for each tuning run
+    int trials = 3;               // correctness trials, each on its own inputs
+    bool deterministic = true;    // two runs on the same inputs must agree bit for bit
+    std::uint64_t seed_base = 0;  // added to every fill seed: fresh inputs for each tuning run
 };
 
 struct LaunchSpec {

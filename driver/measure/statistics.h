@@ -9,7 +9,7 @@ namespace optiml::measure {
 
 struct MedianEstimate {
     double median = 0.0;
-    double ci_low = 0.0;   // ~95% confidence interval of the median (order statistics)
+    double ci_low = 0.0;  // ~95% confidence interval of the median (order statistics)
     double ci_high = 0.0;
     int runs = 0;
     double min = 0.0;

@@ -51,7 +51,8 @@ std::string describe(const std::string& name, const TwoRunVerdict& verdict, std:
                    " elements (first: " + where +
                    "): a race, or set \"check\": {\"deterministic\": false} if the order of "
                    "floating-point operations legitimately varies";
-        case TwoRunVerdict::Kind::Same: break;
+        case TwoRunVerdict::Kind::Same:
+            break;
     }
     return {};
 }

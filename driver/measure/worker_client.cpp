@@ -1,11 +1,11 @@
 #include "driver/measure/worker_client.h"
 
-#include <csignal>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
+#include <stdexcept>
 
 #include <cerrno>
 #include <cstdlib>
@@ -24,12 +24,15 @@ fs::path default_worker_path() {
 WorkerProcess::WorkerProcess(fs::path executable, bool quiet)
     : executable_(std::move(executable)), quiet_(quiet) {}
 
-WorkerProcess::~WorkerProcess() { stop(); }
+WorkerProcess::~WorkerProcess() {
+    stop();
+}
 
 void WorkerProcess::start() {
     int in[2];
     int out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe: " + std::string(strerror(errno)));
+    if (pipe(in) != 0 || pipe(out) != 0)
+        throw std::runtime_error("pipe: " + std::string(strerror(errno)));
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
     if (pid_ == 0) {
@@ -92,7 +95,8 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
         if (left.count() <= 0) {
             stop();
             reply.timed_out = true;
-            reply.failure = "no reply within " + std::to_string(timeout.count()) + " ms; worker killed";
+            reply.failure =
+                "no reply within " + std::to_string(timeout.count()) + " ms; worker killed";
             return reply;
         }
         pollfd fd{from_worker_, POLLIN, 0};
@@ -104,9 +108,10 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
             waitpid(pid_, &status, 0);
             pid_ = -1;
             stop();
-            reply.failure = WIFSIGNALED(status)
-                                ? "worker killed by signal " + std::to_string(WTERMSIG(status))
-                                : "worker exited with status " + std::to_string(WEXITSTATUS(status));
+            reply.failure =
+                WIFSIGNALED(status)
+                    ? "worker killed by signal " + std::to_string(WTERMSIG(status))
+                    : "worker exited with status " + std::to_string(WEXITSTATUS(status));
             return reply;
         }
         buffer_.append(chunk, static_cast<std::size_t>(n));
@@ -127,7 +132,9 @@ std::vector<DeviceInfo> probe_devices(const fs::path& worker) {
 }
 
 RemoteSession::RemoteSession(fs::path worker, int device, Problem problem, LaunchSpec original)
-    : process_(std::move(worker)), device_(device), problem_(std::move(problem)),
+    : process_(std::move(worker)),
+      device_(device),
+      problem_(std::move(problem)),
       original_(std::move(original)) {}
 
 bool RemoteSession::ensure_ready(std::string& why) {
@@ -137,7 +144,8 @@ bool RemoteSession::ensure_ready(std::string& why) {
     auto reply = process_.request({{"op", "setup"}, {"device", device_}, {"problem", problem_}},
                                   setup_timeout);
     if (!reply.received || !reply.json.value("ok", false)) {
-        why = "worker setup failed: " + (reply.received ? reply.json.value("message", "") : reply.failure);
+        why = "worker setup failed: " +
+              (reply.received ? reply.json.value("message", "") : reply.failure);
         return false;
     }
     reply = process_.request({{"op", "reference"}, {"launch", original_}}, setup_timeout);
@@ -155,7 +163,8 @@ void RemoteSession::start() {
     if (!ensure_ready(why)) throw std::runtime_error(why);
 }
 
-Measurement RemoteSession::exchange(const nlohmann::json& request, std::chrono::milliseconds timeout) {
+Measurement RemoteSession::exchange(const nlohmann::json& request,
+                                    std::chrono::milliseconds timeout) {
     Measurement m;
     std::string why;
     if (!ensure_ready(why)) {
@@ -179,7 +188,8 @@ Measurement RemoteSession::exchange(const nlohmann::json& request, std::chrono::
 }
 
 Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                                    std::chrono::milliseconds timeout, const LaunchSpec* incumbent) {
+                                    std::chrono::milliseconds timeout,
+                                    const LaunchSpec* incumbent) {
     nlohmann::json request = {{"op", "evaluate"}, {"launch", launch}, {"timing", timing}};
     if (incumbent) request["incumbent"] = *incumbent;
     return exchange(request, timeout);

@@ -2,11 +2,11 @@
 // JSON lines with a timeout, and replaces a worker that died or hung.
 #pragma once
 
+#include <sys/types.h>
 #include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +29,7 @@ std::filesystem::path default_worker_path();
 
 // One worker process.
 class WorkerProcess {
-public:
+  public:
     // `quiet`: the worker's stderr goes to /dev/null (a probe on a machine without a CUDA
     // driver would otherwise print the loader's complaint into every build log).
     explicit WorkerProcess(std::filesystem::path executable, bool quiet = false);
@@ -47,7 +47,7 @@ public:
     // Ends the worker (if any); the next request starts a fresh one.
     void stop();
 
-private:
+  private:
     void start();
     std::filesystem::path executable_;
     bool quiet_;
@@ -63,16 +63,17 @@ std::vector<DeviceInfo> probe_devices(const std::filesystem::path& worker);
 // A problem set up on one device, with the original kernel's reference outputs. Survives
 // worker deaths: a fresh worker gets setup and reference replayed before the next candidate.
 class RemoteSession {
-public:
+  public:
     RemoteSession(std::filesystem::path worker, int device, Problem problem, LaunchSpec original);
 
     // Throws std::runtime_error if the original kernel itself cannot run.
     void start();
     Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
                          std::chrono::milliseconds timeout, const LaunchSpec* incumbent = nullptr);
-    Measurement reverify(const LaunchSpec& launch, std::uint64_t seed, std::chrono::milliseconds timeout);
+    Measurement reverify(const LaunchSpec& launch, std::uint64_t seed,
+                         std::chrono::milliseconds timeout);
 
-private:
+  private:
     bool ensure_ready(std::string& why);
     Measurement exchange(const nlohmann::json& request, std::chrono::milliseconds timeout);
     WorkerProcess process_;

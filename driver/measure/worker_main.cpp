@@ -15,7 +15,9 @@ using optiml::measure::TimingSpec;
 
 namespace {
 
-void reply(const nlohmann::json& message) { std::cout << message.dump() << '\n' << std::flush; }
+void reply(const nlohmann::json& message) {
+    std::cout << message.dump() << '\n' << std::flush;
+}
 
 nlohmann::json error(const std::string& message) {
     return {{"ok", false}, {"status", "error"}, {"message", message}};
@@ -54,7 +56,8 @@ int main() {
                     m = session->reverify(launch, request.at("seed").get<std::uint64_t>());
                 } else {
                     std::optional<LaunchSpec> incumbent;
-                    if (request.contains("incumbent")) incumbent = request["incumbent"].get<LaunchSpec>();
+                    if (request.contains("incumbent"))
+                        incumbent = request["incumbent"].get<LaunchSpec>();
                     m = session->evaluate(launch, request.at("timing").get<TimingSpec>(),
                                           incumbent ? &*incumbent : nullptr);
                 }

@@ -22,7 +22,7 @@ struct Space {
     std::vector<std::string> names;
     std::vector<std::vector<std::int64_t>> values;  // per name, in the spec's order
     Config defaults;
-    std::function<bool(const Config&)> is_valid;    // constraints; null = all valid
+    std::function<bool(const Config&)> is_valid;  // constraints; null = all valid
 
     // Every valid configuration, in lexicographic order of value indices.
     std::vector<Config> enumerate_valid() const;
@@ -43,7 +43,7 @@ struct Outcome {
 };
 
 class Evaluator {
-public:
+  public:
     virtual ~Evaluator() = default;
     // Evaluates a batch (compiles may run in parallel); one outcome per config, in order.
     virtual std::vector<Outcome> evaluate(const std::vector<Config>& batch) = 0;
@@ -61,7 +61,7 @@ struct TraceItem {
 };
 
 struct Result {
-    std::string strategy;  // "exhaustive" or "random"
+    std::string strategy;        // "exhaustive" or "random"
     std::size_t space_size = 0;  // valid configurations
     std::vector<TraceItem> trace;
     std::optional<std::size_t> best;      // index into trace: the fastest correct config
@@ -73,7 +73,8 @@ struct Result {
 using Progress = std::function<void(const Result& so_far)>;
 
 Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
-                  const Progress& progress = {}, std::uint64_t seed = 1, std::size_t batch_size = 8);
+                  const Progress& progress = {}, std::uint64_t seed = 1,
+                  std::size_t batch_size = 8);
 
 std::string format_config(const Config& config);  // "block_size_x=256 items_per_thread=1"
 

@@ -213,7 +213,8 @@ std::string to_cpp(const Node& node, const Resolver& resolve) {
             return operand_cpp(std::move(*text));
         }
         case Node::Kind::Unary:
-            return parenthesized(std::string(spelling(node.op)) + to_cpp(*node.operands[0], resolve));
+            return parenthesized(std::string(spelling(node.op)) +
+                                 to_cpp(*node.operands[0], resolve));
         case Node::Kind::Binary:
             // A divisor can come from the caller's arguments at run time: `/` and `%` print as
             // ::optiml::rt::div/mod, which give 0 for a zero divisor (the launch then fails with
@@ -222,8 +223,8 @@ std::string to_cpp(const Node& node, const Resolver& resolve) {
                 return call_cpp(node.op == Op::Divide ? "::optiml::rt::div" : "::optiml::rt::mod",
                                 node, resolve);
             }
-            return parenthesized(to_cpp(*node.operands[0], resolve) + " " + spelling(node.op) + " " +
-                                 to_cpp(*node.operands[1], resolve));
+            return parenthesized(to_cpp(*node.operands[0], resolve) + " " + spelling(node.op) +
+                                 " " + to_cpp(*node.operands[1], resolve));
         case Node::Kind::Call:
             return call_cpp(spelling(node.op), node, resolve);
     }

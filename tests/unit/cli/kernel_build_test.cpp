@@ -13,7 +13,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class KernelBuildTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         setenv("OPTIML_WORKER", "/nonexistent/optiml-worker", 1);  // no GPU, whatever the machine
         dir_ = fs::temp_directory_path() / ("optiml-build-test-" + std::to_string(::getpid()));
@@ -90,7 +90,8 @@ TEST_F(KernelBuildTest, TheDepfileNamesTheSpecTheSourceForTheGeneratedSource) {
     std::ifstream in(options_.depfile);
     std::ostringstream text;
     text << in.rdbuf();
-    EXPECT_EQ(text.str().rfind((options_.out_dir / "optiml_saxpy.cu").string() + ":", 0), 0u) << text.str();
+    EXPECT_EQ(text.str().rfind((options_.out_dir / "optiml_saxpy.cu").string() + ":", 0), 0u)
+        << text.str();
     EXPECT_NE(text.str().find("saxpy.optiml.json"), std::string::npos);
     EXPECT_NE(text.str().find("kernels/saxpy.cu"), std::string::npos);
 }

@@ -16,12 +16,13 @@ namespace fs = std::filesystem;
 nlohmann::json recorded_manifest() {
     const fs::path seed = fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/optiml-seed/entries";
     for (const auto& entry : fs::recursive_directory_iterator(seed))
-        if (entry.path().filename() == "manifest.json") return nlohmann::json::parse(std::ifstream(entry.path()));
+        if (entry.path().filename() == "manifest.json")
+            return nlohmann::json::parse(std::ifstream(entry.path()));
     return {};
 }
 
 class RecordedEvaluator : public Evaluator {
-public:
+  public:
     explicit RecordedEvaluator(const nlohmann::json& trace) {
         for (const auto& row : trace) {
             Outcome o;
@@ -37,13 +38,13 @@ public:
         return outcomes;
     }
 
-private:
+  private:
     std::map<Config, Outcome> recorded_;
 };
 
 Space matmul_space() {
-    const auto spec = std::make_shared<spec::Spec>(
-        spec::load_spec(fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/kernels/matmul.optiml.json"));
+    const auto spec = std::make_shared<spec::Spec>(spec::load_spec(
+        fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/kernels/matmul.optiml.json"));
     Space space;
     for (const auto& p : spec->parameters) {
         space.names.push_back(p.name);
@@ -81,7 +82,8 @@ TEST(RecordedSearch, ARandomSampleBeatsTheBaselineAndStaysInBudget) {
     EXPECT_EQ(result.trace.size(), 30u);
     ASSERT_TRUE(result.best);
     EXPECT_TRUE(result.trace[*result.best].outcome.ok);
-    EXPECT_LT(result.trace[*result.best].outcome.median_ms, result.trace[*result.baseline].outcome.median_ms);
+    EXPECT_LT(result.trace[*result.best].outcome.median_ms,
+              result.trace[*result.baseline].outcome.median_ms);
 }
 
 }  // namespace

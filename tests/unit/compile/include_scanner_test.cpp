@@ -24,8 +24,9 @@ TEST(IncludeScanner, FindsLocalHeadersRecursivelyOnceEach) {
 TEST(IncludeScanner, WithoutTheIncludeDirectoryTheHeaderThereIsNotFound) {
     const fs::path root = fs::path(OPTIML_TEST_DATA) / "nested";
     const auto files = scan_includes(root / "kernels" / "main.cu", {}, root);
-    EXPECT_EQ(relative_paths(files), (std::vector<std::string>{"kernels/main.cu", "kernels/common.h",
-                                                               "kernels/sub/detail.h"}));
+    EXPECT_EQ(
+        relative_paths(files),
+        (std::vector<std::string>{"kernels/main.cu", "kernels/common.h", "kernels/sub/detail.h"}));
 }
 
 }  // namespace

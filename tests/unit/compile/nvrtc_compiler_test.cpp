@@ -32,8 +32,11 @@ TEST(Nvrtc, CompilesACubinForTheRequestedArchitecture) {
     const CompileResult result = compile(request("plain"));
     ASSERT_TRUE(result.ok) << result.log;
     ASSERT_GE(result.binary.size(), 4u);
-    EXPECT_EQ(result.binary.substr(0, 4), "\x7f" "ELF");
-    EXPECT_EQ(result.lowered_name, "_Z5plainPf");  // not extern "C": found through its name expression
+    EXPECT_EQ(result.binary.substr(0, 4),
+              "\x7f"
+              "ELF");
+    EXPECT_EQ(result.lowered_name,
+              "_Z5plainPf");  // not extern "C": found through its name expression
 }
 
 TEST(Nvrtc, FindsTemplateInstancesThroughNameExpressions) {
@@ -49,7 +52,8 @@ TEST(Nvrtc, PtxTargetsTheVirtualArchitectureAndDefinesReachTheKernel) {
     const CompileResult result = compile(r);
     ASSERT_TRUE(result.ok) << result.log;
     EXPECT_NE(result.binary.find(".target sm_90"), std::string::npos);
-    EXPECT_NE(result.binary.find("1123418112"), std::string::npos)  // 123.0f, stored as its bit pattern
+    EXPECT_NE(result.binary.find("1123418112"),
+              std::string::npos)  // 123.0f, stored as its bit pattern
         << "the -D value did not replace the #ifndef default";
 }
 
@@ -83,7 +87,9 @@ TEST(Nvrtc, CompilesManyInParallelInRequestOrder) {
     EXPECT_NE(results[4].binary.find("1084227584"), std::string::npos);  // 5.0f
 }
 
-TEST(Nvrtc, ReportsItsVersion) { EXPECT_EQ(nvrtc_version().substr(0, 3), "13."); }
+TEST(Nvrtc, ReportsItsVersion) {
+    EXPECT_EQ(nvrtc_version().substr(0, 3), "13.");
+}
 
 }  // namespace
 }  // namespace optiml::compile

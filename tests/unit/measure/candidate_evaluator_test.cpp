@@ -14,9 +14,10 @@ namespace {
 namespace fs = std::filesystem;
 
 class CandidateEvaluatorTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        scratch_ = fs::temp_directory_path() / ("optiml-evaluator-test-" + std::to_string(::getpid()));
+        scratch_ =
+            fs::temp_directory_path() / ("optiml-evaluator-test-" + std::to_string(::getpid()));
         fs::create_directories(scratch_);
         spec_ = spec::load_spec(fs::path(OPTIML_TEST_DATA) / "scale.optiml.json");
     }

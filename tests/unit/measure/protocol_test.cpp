@@ -7,11 +7,22 @@ namespace {
 
 TEST(Protocol, ProblemsSurviveAJsonRoundTrip) {
     Problem problem;
-    problem.arguments.push_back({"n", spec::ElementType::Int32, false, 1024, 0, {}, spec::Role::Input});
-    problem.arguments.push_back({"y", spec::ElementType::Float64, true, 0, 1024,
-                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99}, spec::Role::InOut});
-    problem.constants.push_back({"c", spec::ElementType::UInt16, true, 0, 16,
-                                 {spec::Fill::Kind::Iota, 0, 1, 1}, spec::Role::Input});
+    problem.arguments.push_back(
+        {"n", spec::ElementType::Int32, false, 1024, 0, {}, spec::Role::Input});
+    problem.arguments.push_back({"y",
+                                 spec::ElementType::Float64,
+                                 true,
+                                 0,
+                                 1024,
+                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99},
+                                 spec::Role::InOut});
+    problem.constants.push_back({"c",
+                                 spec::ElementType::UInt16,
+                                 true,
+                                 0,
+                                 16,
+                                 {spec::Fill::Kind::Iota, 0, 1, 1},
+                                 spec::Role::Input});
     problem.tolerance = {1e-3, 1e-4};
     const Problem back = nlohmann::json(problem).get<Problem>();
     ASSERT_EQ(back.arguments.size(), 2u);

@@ -35,7 +35,8 @@ TEST(Statistics, IdenticalTimesGiveAZeroWidthInterval) {
 TEST(Statistics, AChallengerWinsOnlyBeyondTheSpread) {
     const MedianEstimate incumbent{1.00, 0.98, 1.02, 20, 0.9, 1.1};
     EXPECT_TRUE(beats({0.90, 0.89, 0.91, 20, 0.8, 1.0}, incumbent));
-    EXPECT_FALSE(beats({0.99, 0.97, 1.01, 20, 0.9, 1.1}, incumbent)) << "faster median, overlapping intervals";
+    EXPECT_FALSE(beats({0.99, 0.97, 1.01, 20, 0.9, 1.1}, incumbent))
+        << "faster median, overlapping intervals";
     EXPECT_FALSE(beats({1.10, 1.09, 1.11, 20, 1.0, 1.2}, incumbent));
     EXPECT_FALSE(beats({0.5, 0.5, 0.5, 0, 0.5, 0.5}, incumbent)) << "no runs, no win";
 }

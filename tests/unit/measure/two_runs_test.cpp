@@ -52,21 +52,25 @@ TEST(TwoRuns, OtherDifferencesAreARace) {
 
 TEST(TwoRuns, OrderDependentFloatsPassWithinToleranceWhenTheSpecAllowsIt) {
     std::vector<float> a{1.0f, 2.0f}, b{1.0f, 2.0000002f};
-    EXPECT_EQ(classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, true, {1e-5, 1e-6}).kind,
-              TwoRunVerdict::Kind::Nondeterministic);
-    EXPECT_EQ(classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, false, {1e-5, 1e-6}).kind,
-              TwoRunVerdict::Kind::Same);
+    EXPECT_EQ(
+        classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, true, {1e-5, 1e-6}).kind,
+        TwoRunVerdict::Kind::Nondeterministic);
+    EXPECT_EQ(
+        classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, false, {1e-5, 1e-6}).kind,
+        TwoRunVerdict::Kind::Same);
     std::vector<float> c{1.0f, 2.5f};
-    EXPECT_EQ(classify_two_runs(ElementType::Float32, a.data(), c.data(), 2, false, {1e-5, 1e-6}).kind,
-              TwoRunVerdict::Kind::Nondeterministic);
+    EXPECT_EQ(
+        classify_two_runs(ElementType::Float32, a.data(), c.data(), 2, false, {1e-5, 1e-6}).kind,
+        TwoRunVerdict::Kind::Nondeterministic);
 }
 
 TEST(TwoRuns, UnwrittenFloatsAreCaughtEvenWhenOrderMayVary) {
     auto a = poisoned<float>(2, kPoisonA);  // NaN
     auto b = poisoned<float>(2, kPoisonB);  // 0.0
     a[0] = b[0] = 3.0f;
-    EXPECT_EQ(classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, false, {1.0, 1.0}).kind,
-              TwoRunVerdict::Kind::Unwritten);
+    EXPECT_EQ(
+        classify_two_runs(ElementType::Float32, a.data(), b.data(), 2, false, {1.0, 1.0}).kind,
+        TwoRunVerdict::Kind::Unwritten);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 class WorkerClientTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         log_ = fs::temp_directory_path() / ("fake-worker-" + std::to_string(::getpid()) + ".log");
         fs::remove(log_);

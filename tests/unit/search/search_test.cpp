@@ -18,7 +18,7 @@ Space two_parameter_space() {
 
 // Times as a function of the configuration; a chosen configuration fails verification.
 class TableEvaluator : public Evaluator {
-public:
+  public:
     std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
         std::vector<Outcome> outcomes;
         for (const auto& c : batch) {
@@ -30,7 +30,8 @@ public:
             } else {
                 o.ok = true;
                 o.status = "ok";
-                o.median_ms = 10.0 / static_cast<double>(c.at("items")) + static_cast<double>(c.at("block")) / 1000.0;
+                o.median_ms = 10.0 / static_cast<double>(c.at("items")) +
+                              static_cast<double>(c.at("block")) / 1000.0;
             }
             outcomes.push_back(o);
         }
@@ -88,21 +89,24 @@ TEST(Search, StopsWhenTheTimeBudgetIsSpent) {
 TEST(Search, ReportsProgressAfterEveryBatch) {
     TableEvaluator evaluator;
     std::vector<std::size_t> sizes;
-    run_search(two_parameter_space(), evaluator, {100, 1e9},
-               [&](const Result& r) { sizes.push_back(r.trace.size()); }, 1, 3);
+    run_search(
+        two_parameter_space(), evaluator, {100, 1e9},
+        [&](const Result& r) { sizes.push_back(r.trace.size()); }, 1, 3);
     EXPECT_EQ(sizes, (std::vector<std::size_t>{1, 4, 7, 8}));
 }
 
 // An evaluator that re-times the incumbent beside each challenger decides who wins: a faster
 // median within the measured spread does not displace the incumbent.
 class RefereeEvaluator : public Evaluator {
-public:
+  public:
     std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
         std::vector<Outcome> outcomes;
         for (const auto& c : batch) {
-            Outcome o{true, "ok", "", 1.0 - 0.001 * static_cast<double>(c.at("items")), 0, 0, 10, {}, {}};
+            Outcome o{true, "ok", "", 1.0 - 0.001 * static_cast<double>(c.at("items")), 0, 0,
+                      10,   {},   {}};
             o.beats_incumbent = c.at("items") == 2 && c.at("block") == 64;  // the only clear win
-            if (outcomes.empty() && c == Config{{"block", 128}, {"items", 1}}) o.beats_incumbent = true;
+            if (outcomes.empty() && c == Config{{"block", 128}, {"items", 1}})
+                o.beats_incumbent = true;
             outcomes.push_back(o);
         }
         return outcomes;
