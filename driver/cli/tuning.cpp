@@ -18,26 +18,6 @@ namespace optiml::cli {
 namespace fs = std::filesystem;
 namespace {
 
-search::Space make_space(const spec::Spec& spec) {
-    search::Space space;
-    for (const auto& parameter : spec.parameters) {
-        space.names.push_back(parameter.name);
-        space.values.push_back(parameter.values);
-    }
-    space.defaults = spec.default_config();
-    space.is_valid = [&spec](const search::Config& config) {
-        const expr::Env env = spec.environment(config);
-        try {
-            for (const auto& constraint : spec.constraints)
-                if (constraint.eval(env) == 0) return false;
-        } catch (const expr::ExprError&) {
-            return false;
-        }
-        return true;
-    };
-    return space;
-}
-
 nlohmann::json time_json(const search::Outcome& o) {
     return {{"median", o.median_ms}, {"min", o.min_ms}, {"max", o.max_ms}, {"runs", o.runs}};
 }
@@ -92,6 +72,26 @@ class ScratchDir {
 
 }  // namespace
 
+search::Space tuning_space(const spec::Spec& spec) {
+    search::Space space;
+    for (const auto& parameter : spec.parameters) {
+        space.names.push_back(parameter.name);
+        space.values.push_back(parameter.values);
+    }
+    space.defaults = spec.default_config();
+    space.is_valid = [&spec](const search::Config& config) {
+        const expr::Env env = spec.environment(config);
+        try {
+            for (const auto& constraint : spec.constraints)
+                if (constraint.eval(env) == 0) return false;
+        } catch (const expr::ExprError&) {
+            return false;
+        }
+        return true;
+    };
+    return space;
+}
+
 std::string entry_summary(const nlohmann::json& m) {
     std::ostringstream out;
     out << search::format_config(m.value("parameters", search::Config{})) << ", "
@@ -142,7 +142,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
                                           measure::TimingSpec{});
     evaluator.set_reverify_seed(problem.seed_base + 1000);
-    const search::Space space = make_space(spec);
+    const search::Space space = tuning_space(spec);
     log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
         << "), budget " << request.budget.evaluations << " evaluations / " << request.budget.seconds
         << " s\n"

@@ -22,6 +22,9 @@ struct TuneRequest {
     search::Budget budget;
 };
 
+// The spec's tuning space: its parameters, their defaults, and its constraints as validity.
+search::Space tuning_space(const spec::Spec& spec);
+
 // The new entry, or nullopt with the reason written to `log` (the original kernel then stays).
 std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log);
 

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "driver/cli/tuning.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
 
@@ -43,20 +44,9 @@ class RecordedEvaluator : public Evaluator {
 };
 
 Space matmul_space() {
-    const auto spec = std::make_shared<spec::Spec>(spec::load_spec(
-        fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/kernels/matmul.optiml.json"));
-    Space space;
-    for (const auto& p : spec->parameters) {
-        space.names.push_back(p.name);
-        space.values.push_back(p.values);
-    }
-    space.defaults = spec->default_config();
-    space.is_valid = [spec](const Config& c) {
-        for (const auto& constraint : spec->constraints)
-            if (constraint.eval(spec->environment(c)) == 0) return false;
-        return true;
-    };
-    return space;
+    static const spec::Spec spec =
+        spec::load_spec(fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/kernels/matmul.optiml.json");
+    return cli::tuning_space(spec);
 }
 
 TEST(RecordedSearch, ExhaustiveReplayFindsTheRecordedWinner) {
