@@ -9,6 +9,7 @@ void add_build_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_cache_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
+void add_profile_command(CLI::App& app);
 
 // Exit status of the chosen subcommand (set by its callback).
 int& exit_status();

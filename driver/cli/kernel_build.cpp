@@ -153,7 +153,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                                        *device,
                                        key,
                                        key_summary(inputs),
-                                       {spec.budget.evaluations, spec.budget.seconds}},
+                                       {spec.budget.evaluations, spec.budget.seconds},
+                                       local.root()},
                                       log);
                     if (tuned) {
                         entry = std::move(tuned);

@@ -51,13 +51,16 @@ void add_tune_command(CLI::App& app) {
         search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
                               options->seconds.value_or(spec.budget.seconds)};
         GpuLock lock;
-        auto entry = tune({&spec, device, key, key_summary(inputs), budget}, std::cout);
+        const std::filesystem::path cache_root = options->cache_dir.empty()
+                                                     ? cache::default_cache_dir()
+                                                     : std::filesystem::path(options->cache_dir);
+        auto entry =
+            tune({&spec, device, key, key_summary(inputs), budget, cache_root}, std::cout);
         if (!entry) {
             exit_status() = 1;
             return;
         }
-        cache::Store store(options->cache_dir.empty() ? cache::default_cache_dir()
-                                                      : std::filesystem::path(options->cache_dir));
+        cache::Store store(cache_root);
         store.remove(key);  // an explicit tune replaces the previous result
         store.put(*entry);
         std::cout << "optiml: stored " << key << " in " << store.root().string() << "\n";

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,8 @@
 #include <sstream>
 
 #include "driver/cli/kernel_key.h"
+#include "driver/cli/scratch_dir.h"
+#include "driver/cli/tuning_evidence.h"
 #include "driver/cli/version.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/candidate_evaluator.h"
@@ -54,21 +57,6 @@ std::string milliseconds(double ms) {
     return text;
 }
 
-class ScratchDir {
-  public:
-    ScratchDir() {
-        std::string pattern = (fs::temp_directory_path() / "optiml-XXXXXX").string();
-        if (mkdtemp(pattern.data())) path_ = pattern;
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        if (!path_.empty()) fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
 
 }  // namespace
 
@@ -223,6 +211,20 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         {"trace", trace_json(result)},
         {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
     };
+    const char* profile_env = std::getenv("OPTIML_PROFILE");
+    if (!(profile_env && std::string(profile_env) == "0")) {
+        auto evidence = collect_tuning_evidence({&spec, &request.device, &session, &evaluator,
+                                                 &result, original_launch, scratch.path(),
+                                                 request.cache_root},
+                                                log);
+        if (evidence) {
+            entry.files["evidence.json"] = evidence->json.dump(2) + "\n";
+            entry.files["evidence.md"] = evidence->markdown;
+            entry.manifest["files"]["evidence"] = "evidence.json";
+            entry.manifest["files"]["evidence_markdown"] = "evidence.md";
+            entry.manifest["evidence"] = evidence->summary;
+        }
+    }
     log << prefix << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
         << " evaluations in " << std::setprecision(3) << result.wall_s << " s\n";
     return entry;

@@ -3,6 +3,7 @@
 // entry. Progress goes to `log` as it happens.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -20,6 +21,9 @@ struct TuneRequest {
     std::string key;
     nlohmann::json key_summary;  // what went into the key, recorded in the manifest
     search::Budget budget;
+    // Where the device's calibrated ceilings are cached (the local cache's root); empty:
+    // calibrate every time. Profiling evidence is skipped when $OPTIML_PROFILE is "0".
+    std::filesystem::path cache_root;
 };
 
 // The spec's tuning space: its parameters, their defaults, and its constraints as validity.

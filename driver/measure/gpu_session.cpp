@@ -10,8 +10,11 @@
 #include "driver/compile/read_file.h"
 #include "driver/measure/fill.h"
 #include "driver/measure/gpu_clocks.h"
+#include "driver/measure/read_flush.h"
 #include "driver/measure/statistics.h"
 #include "driver/measure/two_runs.h"
+#include "driver/profile/pc_sampler.h"
+#include "driver/profile/range_profiler.h"
 
 namespace optiml::measure {
 namespace {
@@ -486,6 +489,117 @@ Measurement GpuSession::reverify(const LaunchSpec& launch, std::uint64_t seed) {
     m.ok = true;
     m.status = "ok";
     return m;
+}
+
+profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
+                                           const profile::ProfileRequest& request) {
+    State& s = *state_;
+    profile::ProfileResult result;
+    auto kernel = std::make_unique<LoadedKernel>();
+    std::string why;
+    if (CUresult r = s.load(launch, *kernel, why); r != CUDA_SUCCESS) {
+        result.message = "load_error: " + why;
+        return result;
+    }
+    int value = 0;
+    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function);
+    result.function.registers_per_thread = value;
+    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, kernel->function);
+    result.function.local_bytes_per_thread = value;
+    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel->function);
+    result.function.static_shared_bytes = value;
+    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel->function);
+    result.function.max_threads_per_block = value;
+    result.function.dynamic_shared_bytes = launch.shared_memory_bytes;
+
+    // Trial-1 inputs restored, outputs poisoned, L2 evicted by reading a clean buffer (its own:
+    // the timing flush buffer is written, so its lines may sit dirty in L2).
+    DeviceBuffer clean;
+    clean.bytes = s.flush.bytes;
+    ReadFlush read_flush;
+    if (CUresult r = cuMemAlloc(&clean.ptr, clean.bytes); r != CUDA_SUCCESS) {
+        result.message = "cannot allocate the L2 read-flush buffer: " + error_text(r);
+        return result;
+    }
+    struct FreeOnExit {
+        DeviceBuffer& buffer;
+        ~FreeOnExit() { State::free(buffer); }
+    } free_clean{clean};
+    if (CUresult r = read_flush.prepare(clean.ptr, clean.bytes); r != CUDA_SUCCESS) {
+        result.message = "cannot load the L2 read-flush kernel: " + error_text(r);
+        return result;
+    }
+    auto prepare_cold = [&] {
+        CUresult r = s.reset_buffers(s.trials[0], kPoisonA);
+        if (r == CUDA_SUCCESS) r = read_flush.flush(s.stream);
+        return r;
+    };
+    auto cold_launch = [&](CUfunction function) {
+        CUresult r = prepare_cold();
+        if (r == CUDA_SUCCESS) r = s.launch_once(launch, function);
+        return r;
+    };
+    // One cold run's time, to size the PC-sampling window.
+    auto time_cold = [&](CUfunction function) {
+        float ms = 0.0f;
+        CUresult r = prepare_cold();
+        if (r == CUDA_SUCCESS) r = cuEventRecord(s.start, s.stream);
+        if (r == CUDA_SUCCESS) r = s.launch_once(launch, function);
+        if (r == CUDA_SUCCESS) r = cuEventRecord(s.stop, s.stream);
+        if (r == CUDA_SUCCESS) r = cuEventSynchronize(s.stop);
+        if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, s.start, s.stop);
+        if (r != CUDA_SUCCESS) throw std::runtime_error("profiled launch failed: " + error_text(r));
+        return static_cast<double>(ms);
+    };
+    try {
+        if (!request.metrics.empty()) {
+            const auto start = std::chrono::steady_clock::now();
+            const profile::CounterCollection counters =
+                profile::collect_counters(s.context, s.device, request.metrics, prepare_cold,
+                                          [&] { return s.launch_once(launch, kernel->function); });
+            result.counters_ms = since_ms(start);
+            result.counters = counters.values;
+            result.unavailable = counters.unavailable;
+            result.counters_permitted = counters.permitted;
+            result.counters_note = counters.note;
+            result.passes = counters.passes;
+        }
+        if (request.pc_sampling) {
+            // The module is loaded again while sampling is on, so CUPTI sees it load.
+            const std::string cubin = compile::read_file(launch.image_path);
+            const double kernel_ms = std::max(0.001, time_cold(kernel->function));
+            kernel.reset();
+            // At least two launches: CUPTI hands over a kernel's samples once the next kernel
+            // runs, so the read flush after the last launch pushes its samples out too.
+            const int launches = static_cast<int>(
+                std::clamp(request.pc_sampling_target_ms / kernel_ms, 2.0, 1000.0));
+            const auto start = std::chrono::steady_clock::now();
+            LoadedKernel sampled;
+            int sms = 0;
+            cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device);
+            const profile::StallCollection stalls = profile::sample_stalls(
+                s.context, cubin, launch.symbol,
+                profile::sampling_period_for(kernel_ms, launches, sms), [&]() -> CUresult {
+                    std::string load_why;
+                    if (CUresult r = s.load(launch, sampled, load_why); r != CUDA_SUCCESS) return r;
+                    for (int i = 0; i < launches; ++i)
+                        if (CUresult r = cold_launch(sampled.function); r != CUDA_SUCCESS) return r;
+                    return read_flush.flush(s.stream);
+                });
+            result.pc_sampling_ms = since_ms(start);
+            result.pc_sampling_done = stalls.done;
+            result.pc_sampling_note = stalls.note;
+            result.stalls = stalls.samples;
+            result.pc_total_samples = stalls.total_samples;
+            result.pc_dropped_samples = stalls.dropped_samples;
+            result.pc_sampling_launches = launches;
+        }
+    } catch (const std::exception& e) {
+        result.message = e.what();
+        return result;
+    }
+    result.ok = true;
+    return result;
 }
 
 }  // namespace optiml::measure

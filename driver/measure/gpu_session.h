@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/measure/protocol.h"
+#include "driver/profile/profile_protocol.h"
 
 namespace optiml::measure {
 
@@ -30,6 +31,9 @@ class GpuSession {
                          const LaunchSpec* incumbent = nullptr);
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
+    // Hardware counters (Range Profiler) and stall samples by line (PC sampling) of one
+    // launch on the trial-1 inputs. Not verified here: only evaluated variants get profiled.
+    profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request);
 
   private:
     struct State;

@@ -11,6 +11,9 @@
 //                                                       with the incumbent when one is given)
 //   {"op":"reverify","launch":{...},"seed":S}        -> Measurement   verify once more on inputs
 //                                                       drawn with seed offset S
+//   {"op":"profile","launch":{...},"request":{...}}  -> profile::ProfileResult  counters and
+//                                                       stall samples (profile_protocol.h)
+//   {"op":"calibrate","device":D,"image":CUBIN}     -> profile::Calibration  device ceilings
 // A reply with "fatal":true means the worker's CUDA context is unusable and it is exiting; the
 // driver starts a fresh worker, replays setup and reference, and goes on.
 #pragma once

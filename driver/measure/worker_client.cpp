@@ -200,4 +200,35 @@ Measurement RemoteSession::reverify(const LaunchSpec& launch, std::uint64_t seed
     return exchange({{"op", "reverify"}, {"launch", launch}, {"seed", seed}}, timeout);
 }
 
+profile::ProfileResult RemoteSession::profile(const LaunchSpec& launch,
+                                              const profile::ProfileRequest& request,
+                                              std::chrono::milliseconds timeout) {
+    profile::ProfileResult result;
+    std::string why;
+    if (!ensure_ready(why)) {
+        result.message = why;
+        return result;
+    }
+    auto reply =
+        process_.request({{"op", "profile"}, {"launch", launch}, {"request", request}}, timeout);
+    if (!reply.received) {
+        ready_ = false;
+        result.message = "profiling: " + reply.failure;
+        return result;
+    }
+    return reply.json.get<profile::ProfileResult>();
+}
+
+profile::Calibration calibrate(WorkerProcess& process, int device, const fs::path& image,
+                               std::chrono::milliseconds timeout) {
+    auto reply = process.request(
+        {{"op", "calibrate"}, {"device", device}, {"image", image.string()}}, timeout);
+    if (!reply.received) {
+        profile::Calibration failed;
+        failed.message = "calibration: " + reply.failure;
+        return failed;
+    }
+    return reply.json.get<profile::Calibration>();
+}
+
 }  // namespace optiml::measure

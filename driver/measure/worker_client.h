@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/measure/protocol.h"
+#include "driver/profile/profile_protocol.h"
 
 namespace optiml::measure {
 
@@ -72,6 +73,9 @@ class RemoteSession {
                          std::chrono::milliseconds timeout, const LaunchSpec* incumbent = nullptr);
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed,
                          std::chrono::milliseconds timeout);
+    // Counters and stall samples of one launch (not verified: profile evaluated variants).
+    profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request,
+                                   std::chrono::milliseconds timeout);
 
   private:
     bool ensure_ready(std::string& why);
@@ -82,5 +86,10 @@ class RemoteSession {
     LaunchSpec original_;
     bool ready_ = false;
 };
+
+// Runs OptiML's calibration kernels (`image`, a CUBIN of calibration_source()) on `device`.
+profile::Calibration calibrate(WorkerProcess& process, int device,
+                               const std::filesystem::path& image,
+                               std::chrono::milliseconds timeout);
 
 }  // namespace optiml::measure

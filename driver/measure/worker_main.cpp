@@ -6,6 +6,7 @@
 #include <string>
 
 #include "driver/measure/gpu_session.h"
+#include "driver/profile/calibration_runner.h"
 
 using optiml::measure::GpuSession;
 using optiml::measure::LaunchSpec;
@@ -43,6 +44,17 @@ int main() {
                 session = std::make_unique<GpuSession>(request.at("device").get<int>(),
                                                        request.at("problem").get<Problem>());
                 reply({{"ok", true}});
+            } else if (op == "calibrate") {
+                reply(optiml::profile::run_calibration(request.at("device").get<int>(),
+                                                       request.at("image").get<std::string>()));
+            } else if (op == "profile") {
+                if (!session) {
+                    reply(error("worker: send \"setup\" first"));
+                    continue;
+                }
+                reply(
+                    session->profile(request.at("launch").get<LaunchSpec>(),
+                                     request.at("request").get<optiml::profile::ProfileRequest>()));
             } else if (op == "reference" || op == "evaluate" || op == "reverify") {
                 if (!session) {
                     reply(error("worker: send \"setup\" first"));

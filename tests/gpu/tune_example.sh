@@ -34,4 +34,5 @@ grep -q "kernel.cubin\|CUBIN" "$work/build/"*/optiml_"$example".cu 2>/dev/null |
 grep -q "variant: tuned" "$work/run.log" || fail "this GPU did not dispatch to the tuned variant"
 test "$("$optiml" cache --cache-dir "$work/cache" ls | wc -l)" -eq 1 || fail "expected one cache entry"
 "$optiml" cache --cache-dir "$work/cache" verify
+find "$work/cache/entries" -name evidence.json | grep -q . || fail "the entry keeps no evidence"
 echo "PASSED: $example tuned, correct, and dispatched to the tuned variant"

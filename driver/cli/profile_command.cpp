@@ -1,0 +1,54 @@
+#include <iostream>
+
+#include "driver/cli/commands.h"
+#include "driver/cli/gpu_lock.h"
+#include "driver/cli/spec_profile.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::cli {
+
+void add_profile_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "profile", "Evidence report of one kernel variant (--spec), or hot kernels of a program");
+    auto options = std::make_shared<SpecProfileOptions>();
+    auto spec = std::make_shared<std::string>();
+    auto cache_dir = std::make_shared<std::string>();
+    auto json = std::make_shared<std::string>();
+    auto markdown = std::make_shared<std::string>();
+    auto seeds = std::make_shared<std::vector<std::string>>();
+    command->add_option("--spec", *spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
+    command
+        ->add_option("--variant", options->variant,
+                     "original, tuned, or parameters NAME=VALUE,NAME=VALUE")
+        ->capture_default_str();
+    command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
+    command->add_option("--cache-dir", *cache_dir, "Local cache (tuned entries, device ceilings)");
+    command->add_option("--seed", *seeds, "Seed cache to look the tuned entry up in too");
+    command->add_option("--json", *json, "Write the evidence as JSON to this file");
+    command->add_option("--markdown", *markdown, "Write the evidence as Markdown to this file");
+    command->add_flag("!--no-counters", options->counters, "Skip the Range Profiler counters");
+    command->add_flag("!--no-pc-sampling", options->pc_sampling, "Skip PC sampling");
+    command->add_flag("--run-only", options->run_only,
+                      "Only verify and time the variant (for an outside profiler such as ncu)");
+    command->callback([=] {
+        if (spec->empty()) {
+            std::cerr << "optiml: error: profile needs --spec <file>\n";
+            exit_status() = 2;
+            return;
+        }
+        options->spec = *spec;
+        options->cache_dir = *cache_dir;
+        options->json_out = *json;
+        options->markdown_out = *markdown;
+        for (const auto& seed : *seeds) options->seeds.emplace_back(seed);
+        try {
+            GpuLock lock;
+            exit_status() = run_spec_profile(*options, std::cout, std::cerr);
+        } catch (const std::exception& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+        }
+    });
+}
+
+}  // namespace optiml::cli

@@ -1,0 +1,232 @@
+#include "driver/profile/pc_sampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include <cupti_pcsampling.h>
+
+#include "driver/profile/cupti_check.h"
+
+namespace optiml::profile {
+namespace {
+
+constexpr std::size_t kPcsPerFetch = 4096;
+
+struct StallReasons {
+    std::vector<std::uint32_t> indices;
+    std::map<std::uint32_t, std::string> names;
+};
+
+StallReasons stall_reasons(CUcontext context) {
+    std::size_t count = 0;
+    CUpti_PCSamplingGetNumStallReasonsParams number{};
+    number.size = CUpti_PCSamplingGetNumStallReasonsParamsSize;
+    number.ctx = context;
+    number.numStallReasons = &count;
+    cupti_check(cuptiPCSamplingGetNumStallReasons(&number), "cuptiPCSamplingGetNumStallReasons");
+    std::vector<std::vector<char>> storage(count,
+                                           std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE));
+    std::vector<char*> names(count);
+    for (std::size_t i = 0; i < count; ++i) names[i] = storage[i].data();
+    StallReasons reasons;
+    reasons.indices.resize(count);
+    CUpti_PCSamplingGetStallReasonsParams get{};
+    get.size = CUpti_PCSamplingGetStallReasonsParamsSize;
+    get.ctx = context;
+    get.numStallReasons = count;
+    get.stallReasonIndex = reasons.indices.data();
+    get.stallReasons = names.data();
+    cupti_check(cuptiPCSamplingGetStallReasons(&get), "cuptiPCSamplingGetStallReasons");
+    for (std::size_t i = 0; i < count; ++i) reasons.names[reasons.indices[i]] = names[i];
+    return reasons;
+}
+
+// The buffer CUPTI fills with PC records; each record owns a stall-reason array.
+struct SampleBuffer {
+    CUpti_PCSamplingData data{};
+    std::vector<CUpti_PCSamplingPCData> pcs;
+    std::vector<std::vector<CUpti_PCSamplingStallReason>> reasons;
+
+    explicit SampleBuffer(std::size_t reason_count) : pcs(kPcsPerFetch), reasons(kPcsPerFetch) {
+        for (std::size_t i = 0; i < kPcsPerFetch; ++i) {
+            reasons[i].resize(reason_count);
+            pcs[i] = {};
+            pcs[i].size = sizeof(CUpti_PCSamplingPCData);
+            pcs[i].stallReason = reasons[i].data();
+        }
+        data.size = sizeof(CUpti_PCSamplingData);
+        data.collectNumPcs = kPcsPerFetch;
+        data.pPcData = pcs.data();
+    }
+};
+
+void set_attributes(CUcontext context, std::vector<CUpti_PCSamplingConfigurationInfo> info) {
+    CUpti_PCSamplingConfigurationInfoParams params{};
+    params.size = CUpti_PCSamplingConfigurationInfoParamsSize;
+    params.ctx = context;
+    params.numAttributes = info.size();
+    params.pPCSamplingConfigurationInfo = info.data();
+    cupti_check(cuptiPCSamplingSetConfigurationAttribute(&params),
+                "cuptiPCSamplingSetConfigurationAttribute");
+}
+
+// Maps (function, pc offset) to a source line through the CUBIN's line table, once per PC.
+class LineMapper {
+  public:
+    explicit LineMapper(const std::string& cubin) : cubin_(cubin) {}
+    std::pair<std::string, int> line_of(const char* function, std::uint64_t pc_offset) {
+        const auto key = std::make_pair(std::string(function ? function : ""), pc_offset);
+        if (auto it = known_.find(key); it != known_.end()) return it->second;
+        CUpti_GetSassToSourceCorrelationParams params{};
+        params.size = CUpti_GetSassToSourceCorrelationParamsSize;
+        params.cubin = cubin_.data();
+        params.cubinSize = cubin_.size();
+        params.functionName = function;
+        params.pcOffset = pc_offset;
+        std::pair<std::string, int> where{"", 0};
+        if (function && cuptiGetSassToSourceCorrelation(&params) == CUPTI_SUCCESS) {
+            where = {params.fileName ? params.fileName : "", static_cast<int>(params.lineNumber)};
+            std::free(params.fileName);
+            std::free(params.dirName);
+        }
+        return known_[key] = where;
+    }
+
+  private:
+    const std::string& cubin_;
+    std::map<std::pair<std::string, std::uint64_t>, std::pair<std::string, int>> known_;
+};
+
+// PC sampling enabled on the context for this object's lifetime.
+class SamplingEnabled {
+  public:
+    explicit SamplingEnabled(CUcontext context) : context_(context) {
+        CUpti_PCSamplingEnableParams params{};
+        params.size = CUpti_PCSamplingEnableParamsSize;
+        params.ctx = context;
+        cupti_check(cuptiPCSamplingEnable(&params), "cuptiPCSamplingEnable");
+    }
+    ~SamplingEnabled() {
+        CUpti_PCSamplingDisableParams params{};
+        params.size = CUpti_PCSamplingDisableParamsSize;
+        params.ctx = context_;
+        cuptiPCSamplingDisable(&params);
+    }
+    SamplingEnabled(const SamplingEnabled&) = delete;
+    SamplingEnabled& operator=(const SamplingEnabled&) = delete;
+
+  private:
+    CUcontext context_;
+};
+
+}  // namespace
+
+std::uint32_t sampling_period_for(double kernel_ms, int launches, int sms) {
+    constexpr double kAssumedClockHz = 2.0e9;  // an estimate is enough: only the order matters
+    constexpr double kMaxSamplesPerLaunch = 200000.0;
+    constexpr double kTargetSamples = 1000000.0;
+    auto exponent_for = [&](double ms, double samples) {
+        const double cycles = ms * 1e-3 * kAssumedClockHz * 4.0 * std::max(sms, 1);
+        return std::ceil(std::log2(std::max(cycles / samples, 1.0)));
+    };
+    const double exponent = std::max(exponent_for(kernel_ms, kMaxSamplesPerLaunch),
+                                     exponent_for(kernel_ms * launches, kTargetSamples));
+    return static_cast<std::uint32_t>(std::clamp(exponent, 5.0, 31.0));
+}
+
+StallCollection sample_stalls(CUcontext context, const std::string& cubin,
+                              const std::string& function, std::uint32_t period,
+                              const std::function<CUresult()>& run) {
+    StallCollection result;
+    try {
+        SamplingEnabled enabled(context);
+        const StallReasons reasons = stall_reasons(context);
+        SampleBuffer buffer(reasons.indices.size());
+
+        CUpti_PCSamplingConfigurationInfo start_stop{};
+        start_stop.attributeType =
+            CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL;
+        start_stop.attributeData.enableStartStopControlData.enableStartStopControl = 1;
+        CUpti_PCSamplingConfigurationInfo mode{};
+        mode.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE;
+        mode.attributeData.collectionModeData.collectionMode =
+            CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED;
+        CUpti_PCSamplingConfigurationInfo destination{};
+        destination.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER;
+        destination.attributeData.samplingDataBufferData.samplingDataBuffer = &buffer.data;
+        CUpti_PCSamplingConfigurationInfo sampling_period{};
+        sampling_period.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD;
+        sampling_period.attributeData.samplingPeriodData.samplingPeriod = period;
+        set_attributes(context, {start_stop, mode, destination, sampling_period});
+
+        CUpti_PCSamplingStartParams start{};
+        start.size = CUpti_PCSamplingStartParamsSize;
+        start.ctx = context;
+        cupti_check(cuptiPCSamplingStart(&start), "cuptiPCSamplingStart");
+        CUresult ran = run();
+        if (ran == CUDA_SUCCESS) ran = cuCtxSynchronize();
+        CUpti_PCSamplingStopParams stop{};
+        stop.size = CUpti_PCSamplingStopParamsSize;
+        stop.ctx = context;
+        cupti_check(cuptiPCSamplingStop(&stop), "cuptiPCSamplingStop");
+        if (ran != CUDA_SUCCESS) {
+            const char* name = nullptr;
+            cuGetErrorName(ran, &name);
+            throw std::runtime_error(std::string("sampled launch failed: ") +
+                                     (name ? name : "CUDA error"));
+        }
+
+        // (file, line, reason) -> samples, over every fetch of the records.
+        std::map<std::tuple<std::string, int, std::string>, std::uint64_t> by_line;
+        std::set<char*> function_names;  // CUPTI allocates them; we free them once
+        LineMapper lines(cubin);
+        bool buffer_full = false;
+        CUpti_PCSamplingGetDataParams get{};
+        get.size = CUpti_PCSamplingGetDataParamsSize;
+        get.ctx = context;
+        get.pcSamplingData = &buffer.data;
+        for (int fetch = 0; fetch < 10000; ++fetch) {
+            cupti_check(cuptiPCSamplingGetData(&get), "cuptiPCSamplingGetData");
+            result.total_samples = std::max(result.total_samples, buffer.data.totalSamples);
+            result.dropped_samples = std::max(result.dropped_samples, buffer.data.droppedSamples);
+            buffer_full = buffer_full || buffer.data.hardwareBufferFull != 0;
+            for (std::size_t p = 0; p < buffer.data.totalNumPcs; ++p) {
+                const CUpti_PCSamplingPCData& pc = buffer.pcs[p];
+                if (pc.functionName) function_names.insert(pc.functionName);
+                if (!pc.functionName || function != pc.functionName) continue;  // e.g. the flush
+                const auto [file, line] = lines.line_of(pc.functionName, pc.pcOffset);
+                for (std::size_t r = 0; r < pc.stallReasonCount; ++r) {
+                    const auto& reason = pc.stallReason[r];
+                    auto name = reasons.names.find(reason.pcSamplingStallReasonIndex);
+                    if (reason.samples == 0 || name == reasons.names.end()) continue;
+                    by_line[{file, line, name->second}] += reason.samples;
+                }
+            }
+            if (buffer.data.remainingNumPcs == 0) break;
+        }
+        for (char* name : function_names) std::free(name);
+        for (const auto& [where, samples] : by_line) {
+            analysis::StallSample sample;
+            std::tie(sample.file, sample.line, sample.reason) = where;
+            sample.samples = samples;
+            result.samples.push_back(std::move(sample));
+        }
+        result.done = !by_line.empty();
+        if (by_line.empty())
+            result.note = std::string("PC sampling returned no samples for this kernel") +
+                          (buffer_full ? " (CUPTI's hardware buffer was full)" : "") +
+                          " at period 2^" + std::to_string(period) + " cycles";
+    } catch (const CuptiError& e) {
+        if (!e.insufficient_rights()) throw;
+        result.note =
+            std::string("no profiling rights on this GPU (") + e.what() + "): no stall samples";
+    }
+    return result;
+}
+
+}  // namespace optiml::profile
