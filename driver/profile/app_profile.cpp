@@ -125,9 +125,11 @@ std::string profile_problem(const AppProfile& profile) {
                "failed)";
     }
     if (profile.processes == 0) {
-        return "no CUDA kernels were recorded: " + program +
-               " never initialized CUDA, so the profiling library (" +
-               profile.activity_library.string() + ") was not loaded; " + kGpuQuestion;
+        const std::string library = profile.activity_library.string();
+        return "no CUDA kernels were recorded: the profiling library never ran in " + program +
+               ". Either the program never initialized CUDA (" + kGpuQuestion +
+               "), or the CUDA driver could not load " + library + " (`ldd " + library +
+               "` shows what it lacks)";
     }
     if (recorded == 0 && !profile.recording_errors.empty()) {
         std::string errors;

@@ -6,6 +6,7 @@
 #include <cupti.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -159,9 +160,10 @@ void start_tracing() {
 }  // namespace optiml::profile::activity
 
 // The entry point the CUDA driver looks up after loading this library. It may be called more
-// than once (several cuInit paths); tracing is set up only the first time.
+// than once, even from within itself (CUPTI's setup can initialize the driver, which calls it
+// again); tracing is set up only the first time.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
-    static std::once_flag once;
-    std::call_once(once, optiml::profile::activity::start_tracing);
+    static std::atomic<bool> started{false};
+    if (!started.exchange(true)) optiml::profile::activity::start_tracing();
     return 1;  // loaded
 }

@@ -125,12 +125,13 @@ TEST_F(AppProfileTest, TheRealLibraryIsLoadedAndWritesItsFileAtExit) {
 TEST_F(AppProfileTest, AProgramThatNeverInitializesCudaLoadsNoLibrary) {
     const AppProfile result = profile({"true"});
     EXPECT_EQ(result.processes, 0u);
+    const std::string library = fs::absolute(kLibrary).string();
     EXPECT_EQ(profile_problem(result),
-              "no CUDA kernels were recorded: 'true' never initialized CUDA, so the profiling "
-              "library (" +
-                  fs::absolute(kLibrary).string() +
-                  ") was not loaded; is it a CUDA program, and does it run on a GPU here? "
-                  "(`optiml devices` lists this machine's GPUs)");
+              "no CUDA kernels were recorded: the profiling library never ran in 'true'. Either "
+              "the program never initialized CUDA (is it a CUDA program, and does it run on a "
+              "GPU here? (`optiml devices` lists this machine's GPUs)), or the CUDA driver could "
+              "not load " +
+                  library + " (`ldd " + library + "` shows what it lacks)");
 }
 
 TEST_F(AppProfileTest, AFailingProgramWithoutKernelsAsksAboutTheGpu) {
