@@ -104,7 +104,12 @@ void CUPTIAPI buffer_completed(CUcontext context, std::uint32_t stream, std::uin
 void write_records_at_exit() {
     Recorder& state = recorder();
     if (static_cast<long>(getpid()) != state.pid) return;  // a forked child: the parent writes
-    if (state.tracing) {
+    bool tracing = false;
+    {
+        const std::lock_guard lock(state.mutex);
+        tracing = state.tracing;
+    }
+    if (tracing) {
         // Forced: also the buffers holding records of kernels still running (timestamps 0).
         const CUptiResult flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
         if (flushed != CUPTI_SUCCESS) {
@@ -134,18 +139,24 @@ void start_tracing() {
                      kOutputVariable);
         return;
     }
+    // CUPTI may deliver buffers from its own thread as soon as tracing is on, so the lock is not
+    // held across CUPTI calls.
+    state.pid = static_cast<long>(getpid());
+    state.output_path = expand_pid(output, state.pid);
+    std::string error;
+    CUptiResult result = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (result != CUPTI_SUCCESS) {
+        error = describe("cuptiActivityRegisterCallbacks", result);
+    } else if ((result = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) !=
+               CUPTI_SUCCESS) {
+        error = describe("cuptiActivityEnable(CONCURRENT_KERNEL)", result);
+    }
     {
         const std::lock_guard lock(state.mutex);
-        state.pid = static_cast<long>(getpid());
-        state.output_path = expand_pid(output, state.pid);
-        CUptiResult result = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-        if (result != CUPTI_SUCCESS) {
-            add_error(state, describe("cuptiActivityRegisterCallbacks", result));
-        } else if ((result = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) !=
-                   CUPTI_SUCCESS) {
-            add_error(state, describe("cuptiActivityEnable(CONCURRENT_KERNEL)", result));
-        } else {
+        if (error.empty()) {
             state.tracing = true;
+        } else {
+            add_error(state, error);
         }
     }
     // Also when tracing failed: the file then tells the driver why nothing was recorded.
