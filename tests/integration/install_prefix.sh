@@ -9,6 +9,14 @@ prefix=$work/prefix
 for program in optiml optiml-worker; do
     [[ -x $prefix/bin/$program ]] || fail "the install has no bin/$program"
 done
+# `optiml profile -- ./app` injects this library; optiml finds it in the lib folder beside bin.
+activity=$(find "$prefix" -name liboptiml-activity.so -print -quit)
+[[ -n $activity ]] || fail "the install has no liboptiml-activity.so"
+[[ $(dirname "$(dirname "$activity")") == "$prefix" ]] ||
+    fail "liboptiml-activity.so is installed at $activity, not in a lib folder beside bin/"
+if ldd "$activity" | grep -q "not found"; then
+    fail "the installed liboptiml-activity.so cannot load: $(ldd "$activity" | grep "not found")"
+fi
 [[ -f $prefix/include/optiml/runtime.h ]] || fail "the install has no include/optiml/runtime.h"
 config=$(find "$prefix" -name OptiMLConfig.cmake -print -quit)
 [[ -n $config ]] || fail "the install has no OptiMLConfig.cmake"
