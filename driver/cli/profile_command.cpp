@@ -3,6 +3,7 @@
 #include "driver/cli/commands.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/spec_profile.h"
+#include "driver/profile/app_profile_command.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::cli {
@@ -16,7 +17,9 @@ void add_profile_command(CLI::App& app) {
     auto json = std::make_shared<std::string>();
     auto markdown = std::make_shared<std::string>();
     auto seeds = std::make_shared<std::vector<std::string>>();
+    auto program = std::make_shared<std::vector<std::string>>();
     command->add_option("--spec", *spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
+    command->add_option("program", *program, "A program and its arguments, after --");
     command
         ->add_option("--variant", options->variant,
                      "original, tuned, or parameters NAME=VALUE,NAME=VALUE")
@@ -31,8 +34,17 @@ void add_profile_command(CLI::App& app) {
     command->add_flag("--run-only", options->run_only,
                       "Only verify and time the variant (for an outside profiler such as ncu)");
     command->callback([=] {
+        if (!program->empty() && !spec->empty()) {
+            std::cerr << "optiml: error: give either --spec <file> or -- <program>, not both\n";
+            exit_status() = 2;
+            return;
+        }
+        if (!program->empty()) {  // the whole program: hot kernels by share of GPU time
+            exit_status() = profile::run_profile_app_command(*program, *json, std::cout);
+            return;
+        }
         if (spec->empty()) {
-            std::cerr << "optiml: error: profile needs --spec <file>\n";
+            std::cerr << "optiml: error: profile needs --spec <file> or -- <program> [args]\n";
             exit_status() = 2;
             return;
         }

@@ -144,7 +144,9 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
                          {"pc_sampling_ms", variant.result.pc_sampling_ms},
                          {"pc_sampling_launches", variant.result.pc_sampling_launches},
                          {"pc_total_samples", variant.result.pc_total_samples},
-                         {"raw_counters", variant.result.counters}};
+                         {"raw_counters", variant.result.counters},
+                         {"measured_ms", variant.measured_ms},
+                         {"raw", variant.result}};  // everything the worker sent, stall samples too
     if (ceilings)
         json["ceilings"] = {{"dram_bytes_per_s", ceilings->dram_bytes_per_s},
                             {"flops_per_s", ceilings->flops_per_s}};

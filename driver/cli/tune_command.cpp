@@ -54,8 +54,7 @@ void add_tune_command(CLI::App& app) {
         const std::filesystem::path cache_root = options->cache_dir.empty()
                                                      ? cache::default_cache_dir()
                                                      : std::filesystem::path(options->cache_dir);
-        auto entry =
-            tune({&spec, device, key, key_summary(inputs), budget, cache_root}, std::cout);
+        auto entry = tune({&spec, device, key, key_summary(inputs), budget, cache_root}, std::cout);
         if (!entry) {
             exit_status() = 1;
             return;

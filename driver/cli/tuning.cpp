@@ -57,7 +57,6 @@ std::string milliseconds(double ms) {
     return text;
 }
 
-
 }  // namespace
 
 search::Space tuning_space(const spec::Spec& spec) {
@@ -213,10 +212,10 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     };
     const char* profile_env = std::getenv("OPTIML_PROFILE");
     if (!(profile_env && std::string(profile_env) == "0")) {
-        auto evidence = collect_tuning_evidence({&spec, &request.device, &session, &evaluator,
-                                                 &result, original_launch, scratch.path(),
-                                                 request.cache_root},
-                                                log);
+        auto evidence =
+            collect_tuning_evidence({&spec, &request.device, &session, &evaluator, &result,
+                                     original_launch, scratch.path(), request.cache_root},
+                                    log);
         if (evidence) {
             entry.files["evidence.json"] = evidence->json.dump(2) + "\n";
             entry.files["evidence.md"] = evidence->markdown;

@@ -574,25 +574,39 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
             const int launches = static_cast<int>(
                 std::clamp(request.pc_sampling_target_ms / kernel_ms, 2.0, 1000.0));
             const auto start = std::chrono::steady_clock::now();
-            LoadedKernel sampled;
             int sms = 0;
             cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device);
-            const profile::StallCollection stalls = profile::sample_stalls(
-                s.context, cubin, launch.symbol,
-                profile::sampling_period_for(kernel_ms, launches, sms), [&]() -> CUresult {
-                    std::string load_why;
-                    if (CUresult r = s.load(launch, sampled, load_why); r != CUDA_SUCCESS) return r;
-                    for (int i = 0; i < launches; ++i)
-                        if (CUresult r = cold_launch(sampled.function); r != CUDA_SUCCESS) return r;
-                    return read_flush.flush(s.stream);
-                });
+            // Some periods give no samples for some kernels (seen on an H200: a 51 ms kernel at
+            // 2^19 cycles); a shorter, then a longer period is tried before giving up.
+            const std::uint32_t period =
+                std::min<std::uint32_t>(17, profile::sampling_period_for(kernel_ms, launches, sms));
+            std::string tried;
+            profile::StallCollection stalls;
+            for (const std::uint32_t attempt : {period, period - 2, period + 2}) {
+                LoadedKernel sampled;
+                stalls = profile::sample_stalls(
+                    s.context, cubin, launch.symbol, attempt, [&]() -> CUresult {
+                        std::string load_why;
+                        if (CUresult r = s.load(launch, sampled, load_why); r != CUDA_SUCCESS)
+                            return r;
+                        for (int i = 0; i < launches; ++i)
+                            if (CUresult r = cold_launch(sampled.function); r != CUDA_SUCCESS)
+                                return r;
+                        return read_flush.flush(s.stream);
+                    });
+                const bool no_rights = stalls.note.find("rights") != std::string::npos;
+                if (stalls.done || no_rights) break;
+                tried += (tried.empty() ? "" : "; ") + stalls.note;
+            }
             result.pc_sampling_ms = since_ms(start);
             result.pc_sampling_done = stalls.done;
-            result.pc_sampling_note = stalls.note;
+            result.pc_sampling_note = stalls.done ? "" : tried;
             result.stalls = stalls.samples;
             result.pc_total_samples = stalls.total_samples;
             result.pc_dropped_samples = stalls.dropped_samples;
             result.pc_sampling_launches = launches;
+            if (stalls.done && !tried.empty())
+                result.pc_sampling_note = "sampled at another period after: " + tried;
         }
     } catch (const std::exception& e) {
         result.message = e.what();

@@ -167,7 +167,8 @@ class RangeProfilerSession {
         return data;
     }
 
-    void configure(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& data) {
+    void configure(const std::vector<std::uint8_t>& config, std::vector<std::uint8_t>& data,
+                   CUpti_ProfilerReplayMode replay) {
         auto params = make_params<CUpti_RangeProfiler_SetConfig_Params>(
             CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         params.pRangeProfilerObject = object_;
@@ -175,8 +176,8 @@ class RangeProfilerSession {
         params.pConfig = config.data();
         params.counterDataImageSize = data.size();
         params.pCounterDataImage = data.data();
-        params.range = CUPTI_UserRange;
-        params.replayMode = CUPTI_UserReplay;
+        params.range = CUPTI_AutoRange;
+        params.replayMode = replay;
         params.maxRangesPerPass = 1;
         params.numNestingLevels = 1;
         params.minNestingLevel = 1;
@@ -185,23 +186,14 @@ class RangeProfilerSession {
         cupti_check(cuptiRangeProfilerSetConfig(&params), "cuptiRangeProfilerSetConfig");
     }
 
-    // One pass: the launch inside the one pushed range. Returns whether all passes are done.
+    // One pass: the one launch is the one (auto) range. Returns whether all passes are done.
     bool run_pass(const std::function<CUresult()>& launch) {
         auto start = make_params<CUpti_RangeProfiler_Start_Params>(
             CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = object_;
         cupti_check(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
-        auto push = make_params<CUpti_RangeProfiler_PushRange_Params>(
-            CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-        push.pRangeProfilerObject = object_;
-        push.pRangeName = "kernel";
-        cupti_check(cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
         CUresult launched = launch();
         if (launched == CUDA_SUCCESS) launched = cuCtxSynchronize();
-        auto pop = make_params<CUpti_RangeProfiler_PopRange_Params>(
-            CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-        pop.pRangeProfilerObject = object_;
-        cupti_check(cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
         auto stop = make_params<CUpti_RangeProfiler_Stop_Params>(
             CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = object_;
@@ -227,6 +219,26 @@ void initialize_profiler() {
     cupti_check(cuptiProfilerInitialize(&params), "cuptiProfilerInitialize");
 }
 
+std::vector<std::uint8_t> run_passes(CUcontext context, const std::vector<std::uint8_t>& config,
+                                     std::vector<const char*>& metrics,
+                                     CUpti_ProfilerReplayMode replay,
+                                     const std::function<CUresult()>& prepare,
+                                     const std::function<CUresult()>& launch) {
+    RangeProfilerSession session(context);
+    std::vector<std::uint8_t> data = session.counter_data(metrics);
+    session.configure(config, data, replay);
+    bool all_submitted = false;
+    for (int pass = 0; !all_submitted && pass < 64; ++pass) {
+        CUresult prepared = prepare();
+        if (prepared == CUDA_SUCCESS) prepared = cuCtxSynchronize();
+        check_launch(prepared, "preparing a profiling pass");
+        all_submitted = session.run_pass(launch);
+    }
+    if (!all_submitted) throw std::runtime_error("CUPTI did not submit every replay pass");
+    session.decode();
+    return data;
+}
+
 }  // namespace
 
 CounterCollection collect_counters(CUcontext context, CUdevice device,
@@ -247,18 +259,17 @@ CounterCollection collect_counters(CUcontext context, CUdevice device,
         }
         if (known.empty()) return result;
         const std::vector<std::uint8_t> config = host.config_image(known, result.passes);
-        RangeProfilerSession session(context);
-        std::vector<std::uint8_t> data = session.counter_data(known);
-        session.configure(config, data);
-        bool all_submitted = false;
-        for (int pass = 0; !all_submitted && pass < result.passes + 2; ++pass) {
-            CUresult prepared = prepare();
-            if (prepared == CUDA_SUCCESS) prepared = cuCtxSynchronize();
-            check_launch(prepared, "preparing a profiling pass");
-            all_submitted = session.run_pass(launch);
+        // User replay, so every pass starts from prepared buffers and a cold L2. Should this CUPTI
+        // refuse it, kernel replay (CUPTI restores memory itself) still gives the counters.
+        std::vector<std::uint8_t> data;
+        try {
+            data = run_passes(context, config, known, CUPTI_UserReplay, prepare, launch);
+        } catch (const CuptiError& e) {
+            if (e.insufficient_rights()) throw;
+            result.note = std::string("user replay failed (") + e.what() +
+                          "); counters come from kernel replay";
+            data = run_passes(context, config, known, CUPTI_KernelReplay, prepare, launch);
         }
-        if (!all_submitted) throw std::runtime_error("CUPTI did not submit every replay pass");
-        session.decode();
         const std::vector<double> values = host.evaluate(data, known);
         for (std::size_t i = 0; i < known.size(); ++i) result.values[known[i]] = values[i];
     } catch (const CuptiError& e) {

@@ -1,6 +1,7 @@
 // Hardware counters of one kernel launch through CUPTI's Range Profiler (CUDA 13 has no legacy
-// event/metric API). User ranges with user replay: OptiML runs each pass itself, preparing the
-// buffers and evicting L2 before it, and only the launch inside the pushed range is measured.
+// event/metric API). Auto ranges (each kernel launch is a range, so the range is the kernel's
+// own time, not the host's launch latency around it) with user replay: OptiML runs each pass
+// itself, preparing the buffers and evicting L2 before it, outside the profiled window.
 // (With kernel replay CUPTI restores memory between passes and leaves that data dirty in L2: the
 // kernel then pays its write-back, 20-35% extra DRAM writes against Nsight Compute.)
 // Worker-only (CUDA).
