@@ -30,6 +30,8 @@ class GpuSession {
                          const LaunchSpec* incumbent = nullptr);
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
+    // Every correctness check of evaluate(), without the timing (another problem size).
+    Measurement verify(const LaunchSpec& launch);
 
   private:
     struct State;
