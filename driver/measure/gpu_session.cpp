@@ -243,16 +243,13 @@ struct GpuSession::State {
     // Pointer arguments are the problem's own buffers, or `pointers` (a rotated copy) if given.
     CUresult launch_once(const LaunchSpec& launch, CUfunction function,
                          const std::vector<CUdeviceptr>* pointers = nullptr) {
-        std::vector<CUdeviceptr> own;
-        if (!pointers) {
-            for (const auto& b : buffers) own.push_back(b.ptr);
-            pointers = &own;
-        }
+        std::vector<CUdeviceptr> addresses(buffers.size());
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            addresses[i] = pointers ? (*pointers)[i] : buffers[i].ptr;
         std::vector<void*> params;
         for (std::size_t i = 0; i < buffers.size(); ++i)
-            params.push_back(argument(i).is_pointer
-                                 ? static_cast<void*>(const_cast<CUdeviceptr*>(&(*pointers)[i]))
-                                 : static_cast<void*>(scalars[i].data()));
+            params.push_back(argument(i).is_pointer ? static_cast<void*>(&addresses[i])
+                                                    : static_cast<void*>(scalars[i].data()));
         return cuLaunchKernel(function, launch.grid[0], launch.grid[1], launch.grid[2],
                               launch.block[0], launch.block[1], launch.block[2],
                               launch.shared_memory_bytes, stream, params.data(), nullptr);
