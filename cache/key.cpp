@@ -43,6 +43,26 @@ void check_source_path(const SourceFile& source) {
     }
 }
 
+// A main file and the headers it includes, as "<tag>.path" and "<tag>.contents" fields. The
+// main file stays first; the headers are sorted so that the order in which an include scanner
+// happens to find them does not matter.
+void hash_sources(detail::Sha256& hash, const std::string& tag,
+                  const std::vector<SourceFile>& sources) {
+    if (sources.empty()) return;
+    std::vector<const SourceFile*> headers;
+    for (auto it = sources.begin() + 1; it != sources.end(); ++it) headers.push_back(&*it);
+    std::sort(headers.begin(), headers.end(), [](const SourceFile* a, const SourceFile* b) {
+        if (a->relative_path != b->relative_path) return a->relative_path < b->relative_path;
+        return a->contents < b->contents;
+    });
+    const auto hash_one = [&](const SourceFile& source) {
+        hash_field(hash, tag + ".path", source.relative_path);
+        hash_field(hash, tag + ".contents", source.contents);
+    };
+    hash_one(sources.front());
+    for (const SourceFile* header : headers) hash_one(*header);
+}
+
 }  // namespace
 
 std::string compute_key(const KeyInputs& inputs) {
@@ -50,31 +70,17 @@ std::string compute_key(const KeyInputs& inputs) {
         throw CacheError("cache key: no sources given; the kernel source must come first");
     }
     for (const SourceFile& source : inputs.sources) check_source_path(source);
-
-    // The kernel source stays first; the headers are sorted so that the order in which an
-    // include scanner happens to find them does not matter.
-    std::vector<const SourceFile*> headers;
-    for (auto it = inputs.sources.begin() + 1; it != inputs.sources.end(); ++it) {
-        headers.push_back(&*it);
-    }
-    std::sort(headers.begin(), headers.end(), [](const SourceFile* a, const SourceFile* b) {
-        if (a->relative_path != b->relative_path) return a->relative_path < b->relative_path;
-        return a->contents < b->contents;
-    });
+    for (const SourceFile& source : inputs.compare_sources) check_source_path(source);
 
     detail::Sha256 hash;
     hash_field(hash, "schema", std::to_string(kSchemaVersion));
     hash_field(hash, "optiml_version", inputs.optiml_version);
     hash_field(hash, "spec", inputs.normalized_spec);
-    auto hash_source = [&hash](const SourceFile& source) {
-        hash_field(hash, "source.path", source.relative_path);
-        hash_field(hash, "source.contents", source.contents);
-    };
-    hash_source(inputs.sources.front());
-    for (const SourceFile* header : headers) hash_source(*header);
+    hash_sources(hash, "source", inputs.sources);
     hash_field(hash, "nvrtc_version", inputs.nvrtc_version);
     for (const std::string& option : inputs.nvrtc_options) hash_field(hash, "nvrtc_option", option);
     hash_field(hash, "arch", inputs.arch);
+    hash_sources(hash, "compare", inputs.compare_sources);
     return hash.hex_digest();
 }
 

@@ -22,6 +22,9 @@ struct KeyInputs {
     std::string nvrtc_version;        // "13.0"
     std::vector<std::string> nvrtc_options;
     std::string arch;  // "sm_90"
+    // A spec's comparison function (check.compare) first, then every header it includes; empty
+    // without one (hashed only when present, so keys of specs without one did not change).
+    std::vector<SourceFile> compare_sources;
 };
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.

@@ -7,7 +7,8 @@
 #                          [BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>])
 #
 # At build time `optiml build` looks the kernel up in the cache (local, then the seeds), tunes it
-# when the mode and a GPU allow, and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
+# when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
+# CMAKE_CXX_COMPILER), and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
 # with the launcher and the embedded tuned binaries; both join <target>.
 #
 # Cache variables: OPTIML_MODE (the environment variable of the same name, read at configure
@@ -258,6 +259,13 @@ function(optiml_optimize_kernel target)
     set(cache_args --cache-dir "${cache_dir}")
   endif()
 
+  # A spec's comparison function (check.compare) is compiled with the project's C++ compiler;
+  # without the CXX language the driver's default, `c++`, is used.
+  set(compiler_args "")
+  if(CMAKE_CXX_COMPILER)
+    set(compiler_args --host-compiler "${CMAKE_CXX_COMPILER}")
+  endif()
+
   # --- the build rule ---
   _optiml_driver_targets(${target} driver worker)
   _optiml_define_job_pool()
@@ -271,6 +279,7 @@ function(optiml_optimize_kernel target)
     OUTPUT "${launcher}" "${header}"
     COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
+            ${compiler_args}
     DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
     DEPFILE "${depfile}"
     JOB_POOL optiml_tune

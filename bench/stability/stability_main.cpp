@@ -1,5 +1,5 @@
 // How repeatable OptiML's measurements are, and what one evaluation costs.
-//   optiml-bench-stability <spec.json> [name=value ...] [--repeat N]
+//   optiml-bench-stability <spec.json> [name=value ...] [--repeat N] [--cold-cache flush|rotate]
 // Evaluates one configuration of the spec (the given parameter values over the defaults) in N
 // separate evaluations, each a full verify-and-time request to the worker, exactly as the tuner
 // makes them, and prints the medians, their max/min ratio, and the compile / verify / time split.
@@ -37,15 +37,22 @@ std::string write_image(const std::filesystem::path& dir, const std::string& nam
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s <spec.json> [name=value ...] [--repeat N]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s <spec.json> [name=value ...] [--repeat N] [--cold-cache "
+                     "flush|rotate]\n",
+                     argv[0]);
         return 2;
     }
     const spec::Spec spec = spec::load_spec(argv[1]);
     search::Config config = spec.default_config();
     int repeat = 10;
+    measure::TimingSpec timing_spec = measure::make_timing(spec);  // the spec's cold-cache method
     for (int i = 2; i < argc; ++i) {
         if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = std::atoi(argv[++i]);
+        } else if (std::strcmp(argv[i], "--cold-cache") == 0 && i + 1 < argc) {
+            timing_spec.rotate_inputs = std::strcmp(argv[++i], "rotate") == 0;
+            timing_spec.flush_l2 = !timing_spec.rotate_inputs;
         } else if (const char* eq = std::strchr(argv[i], '=')) {
             config[std::string(argv[i], static_cast<std::size_t>(eq - argv[i]))] =
                 std::atoll(eq + 1);
@@ -83,18 +90,19 @@ int main(int argc, char** argv) {
     std::printf("## %s: %s on %s, %d separate evaluations\n\n", spec.name.c_str(),
                 search::format_config(config).c_str(), devices[0].name.c_str(), repeat);
     std::printf(
-        "| evaluation | median ms | 95%% CI ms | runs | verify ms | time ms | SM MHz "
-        "|\n|---|---|---|---|---|---|---|\n");
+        "| evaluation | median ms | 95%% CI ms | runs | verify ms | time ms | SM MHz | cold cache "
+        "|\n|---|---|---|---|---|---|---|---|\n");
     double low = 1e30, high = 0, verify = 0, timing = 0;
     for (int i = 0; i < repeat; ++i) {
-        const auto m = session.evaluate(launch, measure::TimingSpec{}, std::chrono::minutes(5));
+        const auto m = session.evaluate(launch, timing_spec, std::chrono::minutes(5));
         if (!m.ok) {
             std::printf("evaluation %d failed: %s: %s\n", i + 1, m.status.c_str(),
                         m.message.c_str());
             return 1;
         }
-        std::printf("| %d | %.5f | %.5f-%.5f | %d | %.1f | %.1f | %u |\n", i + 1, m.median_ms,
-                    m.ci_low_ms, m.ci_high_ms, m.runs, m.verify_ms, m.timing_ms, m.sm_clock_mhz);
+        std::printf("| %d | %.5f | %.5f-%.5f | %d | %.1f | %.1f | %u | %s (%d copies) |\n", i + 1,
+                    m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.verify_ms, m.timing_ms,
+                    m.sm_clock_mhz, m.cold_cache.c_str(), m.input_copies);
         low = std::min(low, m.median_ms);
         high = std::max(high, m.median_ms);
         verify += m.verify_ms;

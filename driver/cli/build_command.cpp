@@ -63,6 +63,11 @@ void add_build_command(CLI::App& app) {
     command->add_option("--budget-evaluations", options->budget_evaluations,
                         "Override the spec's budget");
     command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");
+    command
+        ->add_option("--host-compiler", options->host_compiler,
+                     "C++ compiler for the spec's check.compare function (CMake passes "
+                     "CMAKE_CXX_COMPILER)")
+        ->capture_default_str();
     command->callback([=] {
         options->archs = parse_archs(*archs);
         options->mode = *parse_mode(*mode);

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "cache/store.h"
+#include "driver/cli/compare_build.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/tuning.h"
@@ -50,6 +51,7 @@ std::string depfile_text(const fs::path& target, const spec::Spec& spec,
     std::string text = escape(target.string()) + ":";
     text += " \\\n  " + escape(spec.file.string());
     for (const auto& file : sources.files) text += " \\\n  " + escape(file.path.string());
+    for (const auto& file : sources.compare_files) text += " \\\n  " + escape(file.path.string());
     return text + "\n";
 }
 
@@ -149,13 +151,20 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         << "; tuning\n"
                         << std::flush;
                     GpuLock lock;
-                    auto tuned = tune({&spec,
-                                       *device,
-                                       key,
-                                       key_summary(inputs),
-                                       {spec.budget.evaluations, spec.budget.seconds},
-                                       local.root()},
-                                      log);
+                    std::optional<cache::Entry> tuned;
+                    try {
+                        tuned = tune({&spec,
+                                      *device,
+                                      key,
+                                      key_summary(inputs),
+                                      {spec.budget.evaluations, spec.budget.seconds},
+                                      options.host_compiler,
+                                      local.root()},
+                                     log);
+                    } catch (const CompareBuildError& e) {
+                        log << "optiml: error: " << e.what() << "\n";
+                        return 1;
+                    }
                     if (tuned) {
                         entry = std::move(tuned);
                         try {

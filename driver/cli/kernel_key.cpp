@@ -8,7 +8,11 @@ namespace optiml::cli {
 KernelSources scan_sources(const spec::Spec& spec) {
     std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
     for (const auto& dir : spec.include_dirs) dirs.push_back(spec.file.parent_path() / dir);
-    return {compile::scan_includes(spec.source, dirs, spec.file.parent_path())};
+    KernelSources sources{compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}};
+    if (!spec.check.compare.empty())
+        sources.compare_files = compile::scan_includes(
+            spec.check.compare, {spec.check.compare.parent_path()}, spec.file.parent_path());
+    return sources;
 }
 
 cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch) {
@@ -24,6 +28,8 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     inputs.nvrtc_options.insert(inputs.nvrtc_options.end(), spec.nvrtc_options.begin(),
                                 spec.nvrtc_options.end());
     inputs.arch = arch_name(arch);
+    for (const auto& file : sources.compare_files)
+        inputs.compare_sources.push_back({file.relative_path, file.contents});
     return inputs;
 }
 
@@ -35,6 +41,9 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
                               {"sources", nlohmann::json::array()}};
     for (const auto& source : inputs.sources)
         summary["sources"].push_back(
+            {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
+    for (const auto& source : inputs.compare_sources)
+        summary["compare_sources"].push_back(
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
     return summary;
 }

@@ -15,6 +15,8 @@ namespace optiml::cli {
 
 struct KernelSources {
     std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
+    // The spec's comparison function (check.compare) first, then its local headers; or none.
+    std::vector<compile::ScannedFile> compare_files;
 };
 
 KernelSources scan_sources(const spec::Spec& spec);

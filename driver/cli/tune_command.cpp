@@ -2,6 +2,7 @@
 
 #include "cache/store.h"
 #include "driver/cli/commands.h"
+#include "driver/cli/compare_build.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/tuning.h"
@@ -18,6 +19,7 @@ void add_tune_command(CLI::App& app) {
         std::string cache_dir;
         std::optional<int> evaluations;
         std::optional<double> seconds;
+        std::string host_compiler = "c++";
     };
     auto options = std::make_shared<Options>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")
@@ -28,6 +30,10 @@ void add_tune_command(CLI::App& app) {
                         "Local cache (default rules as in `build`)");
     command->add_option("--budget-evaluations", options->evaluations, "Override the spec's budget");
     command->add_option("--budget-seconds", options->seconds, "Override the spec's budget");
+    command
+        ->add_option("--host-compiler", options->host_compiler,
+                     "C++ compiler for the spec's check.compare function")
+        ->capture_default_str();
     command->callback([=] {
         spec::Spec spec;
         try {
@@ -54,7 +60,16 @@ void add_tune_command(CLI::App& app) {
         const std::filesystem::path cache_root = options->cache_dir.empty()
                                                      ? cache::default_cache_dir()
                                                      : std::filesystem::path(options->cache_dir);
-        auto entry = tune({&spec, device, key, key_summary(inputs), budget, cache_root}, std::cout);
+        std::optional<cache::Entry> entry;
+        try {
+            entry = tune({&spec, device, key, key_summary(inputs), budget, options->host_compiler,
+                          cache_root},
+                         std::cout);
+        } catch (const CompareBuildError& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
         if (!entry) {
             exit_status() = 1;
             return;

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "driver/cli/compare_build.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/scratch_dir.h"
 #include "driver/cli/tuning_evidence.h"
@@ -42,6 +43,20 @@ nlohmann::json trace_json(const search::Result& result) {
     return trace;
 }
 
+nlohmann::json verification_json(const spec::Spec& spec, const measure::Problem& problem) {
+    nlohmann::json out = {{"trials", problem.trials},
+                          {"deterministic", problem.deterministic},
+                          {"seed_base", problem.seed_base},
+                          {"rtol", problem.tolerance.rtol},
+                          {"atol", problem.tolerance.atol}};
+    if (!spec.check.extra_sizes.empty()) {
+        out["extra_sizes"] = nlohmann::json::array();
+        for (const auto& size : spec.check.extra_sizes) out["extra_sizes"].push_back(size.scalars);
+    }
+    if (!spec.check.compare_as_written.empty()) out["compare"] = spec.check.compare_as_written;
+    return out;
+}
+
 std::string utc_now() {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -66,11 +81,18 @@ search::Space tuning_space(const spec::Spec& spec) {
         space.values.push_back(parameter.values);
     }
     space.defaults = spec.default_config();
+    // Constraints say at which sizes a configuration works: it must work at every size checked.
     space.is_valid = [&spec](const search::Config& config) {
-        const expr::Env env = spec.environment(config);
-        try {
+        const auto holds_at = [&](const spec::ProblemSize* size) {
+            const expr::Env env = spec.environment(config, size);
             for (const auto& constraint : spec.constraints)
                 if (constraint.eval(env) == 0) return false;
+            return true;
+        };
+        try {
+            if (!holds_at(nullptr)) return false;
+            for (const auto& size : spec.check.extra_sizes)
+                if (!holds_at(&size)) return false;
         } catch (const expr::ExprError&) {
             return false;
         }
@@ -117,8 +139,13 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
     measure::Problem problem = measure::make_problem(spec);
     problem.seed_base = std::random_device{}() % 1000000;
+    if (!spec.check.compare.empty()) {
+        problem.compare_library =
+            build_compare_library(spec, request.host_compiler, scratch.path() / "compare").string();
+    }
     measure::RemoteSession session(measure::default_worker_path(), request.device.index, problem,
                                    original_launch);
+    measure::add_extra_sizes(spec, problem, original_launch, session);
     try {
         session.start();
     } catch (const std::exception& e) {
@@ -127,7 +154,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     }
 
     measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
-                                          measure::TimingSpec{});
+                                          measure::make_timing(spec));
     evaluator.set_reverify_seed(problem.seed_base + 1000);
     const search::Space space = tuning_space(spec);
     log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
@@ -192,12 +219,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         {"optiml_version", kVersion},
         {"created", utc_now()},
         {"key_inputs", request.key_summary},
-        {"verification",
-         {{"trials", problem.trials},
-          {"deterministic", problem.deterministic},
-          {"seed_base", problem.seed_base},
-          {"rtol", problem.tolerance.rtol},
-          {"atol", problem.tolerance.atol}}},
+        {"verification", verification_json(spec, problem)},
+        {"timing", {{"cold_cache", spec::to_string(spec.timing.cold_cache)}}},
         {"search",
          {{"strategy", result.strategy},
           {"space_size", result.space_size},

@@ -21,15 +21,19 @@ struct TuneRequest {
     std::string key;
     nlohmann::json key_summary;  // what went into the key, recorded in the manifest
     search::Budget budget;
+    std::string host_compiler = "c++";  // compiles the spec's comparison function, if any
     // Where the device's calibrated ceilings are cached (the local cache's root); empty:
     // calibrate every time. Profiling evidence is skipped when $OPTIML_PROFILE is "0".
     std::filesystem::path cache_root;
 };
 
-// The spec's tuning space: its parameters, their defaults, and its constraints as validity.
+// The spec's tuning space: its parameters, their defaults, and its constraints as validity (at
+// the spec's problem size and at every size of check.extra_sizes).
 search::Space tuning_space(const spec::Spec& spec);
 
 // The new entry, or nullopt with the reason written to `log` (the original kernel then stays).
+// Throws CompareBuildError (compare_build.h) when the spec's comparison function does not
+// compile: a mistake in the project's code, which stops the build like a bad spec does.
 std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log);
 
 // One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA

@@ -18,6 +18,9 @@ search::Outcome to_outcome(const Measurement& m) {
                  {"verify_ms", m.verify_ms},       {"timing_ms", m.timing_ms},
                  {"sm_clock_mhz", m.sm_clock_mhz}, {"memory_clock_mhz", m.memory_clock_mhz}};
     if (m.launch_bound) o.details["launch_bound"] = 1;
+    // How each timed run started with a cold L2 (an older worker says nothing).
+    if (m.cold_cache == "rotate") o.details["input_copies"] = m.input_copies;
+    if (m.cold_cache == "flush") o.details["l2_flushed"] = 1;
     if (m.has_incumbent) {
         o.details["incumbent_median_ms"] = m.incumbent_median_ms;
         o.details["incumbent_ci_low_ms"] = m.incumbent_ci_low_ms;
@@ -51,8 +54,9 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
     return request;
 }
 
-LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config) {
-    const expr::Env env = spec.environment(config);
+LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
+                       const spec::ProblemSize* size) {
+    const expr::Env env = spec.environment(config, size);
     LaunchSpec launch;
     for (std::size_t d = 0; d < 3; ++d) {
         const std::int64_t grid = spec.launch.grid[d].eval(env);
@@ -68,6 +72,20 @@ LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config) {
     if (shared < 0) throw std::invalid_argument("negative dynamic shared memory");
     launch.shared_memory_bytes = static_cast<unsigned>(shared);
     return launch;
+}
+
+void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSpec& original,
+                     RemoteSession& session) {
+    for (const spec::ProblemSize& size : spec.check.extra_sizes) {
+        Problem problem = make_problem(spec, &size);
+        problem.seed_base = main.seed_base;
+        problem.compare_library = main.compare_library;
+        problem.compare_source = main.compare_source;
+        LaunchSpec launch = make_launch(spec, spec.default_config(), &size);
+        launch.symbol = original.symbol;
+        launch.image_path = original.image_path;
+        session.add_problem(std::move(problem), std::move(launch), spec::describe(size));
+    }
 }
 
 CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
@@ -127,6 +145,7 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
     const Measurement m =
         session_.evaluate(launch, timing_, hang_timeout(), incumbent_ ? &*incumbent_ : nullptr);
     search::Outcome outcome = to_outcome(m);
+    if (outcome.ok) verify_extra_sizes(config, launch, outcome);
     if (outcome.ok && original_ms_ > 0.0 && original_ms_ / m.median_ms > 10.0) {
         // Claims over 10x are checked once more on inputs no earlier run has seen.
         const Measurement again = session_.reverify(launch, next_reverify_seed_++, hang_timeout());
@@ -152,6 +171,36 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
     }
     fs::remove(launch.image_path);
     return outcome;
+}
+
+// The same binary at each extra size, with the geometry that size gives. A failure's message
+// starts with the size ("at n=1000003: ..."); its status is the check that failed.
+bool CandidateEvaluator::verify_extra_sizes(const search::Config& config, const LaunchSpec& launch,
+                                            search::Outcome& outcome) {
+    if (spec_.check.extra_sizes.empty()) return true;
+    double verify_ms = 0.0;
+    for (std::size_t i = 0; i < spec_.check.extra_sizes.size(); ++i) {
+        const spec::ProblemSize& size = spec_.check.extra_sizes[i];
+        const std::string at = "at " + spec::describe(size) + ": ";
+        LaunchSpec there = launch;
+        try {
+            const LaunchSpec geometry = make_launch(spec_, config, &size);
+            there.grid = geometry.grid;
+            there.block = geometry.block;
+            there.shared_memory_bytes = geometry.shared_memory_bytes;
+        } catch (const std::exception& e) {
+            outcome = failure("launch_error", at + e.what());
+            return false;
+        }
+        const Measurement m = session_.verify(static_cast<int>(i + 1), there, hang_timeout());
+        if (!m.ok) {
+            outcome = failure(m.status, at + m.message);
+            return false;
+        }
+        verify_ms += m.verify_ms;
+    }
+    outcome.details["extra_sizes_verify_ms"] = verify_ms;
+    return true;
 }
 
 const compile::CompileResult* CandidateEvaluator::compiled(const search::Config& config) const {

@@ -1,7 +1,8 @@
 // The search's Evaluator on a real GPU: compiles a batch of configurations with NVRTC (in
 // parallel), then verifies and times each in the worker, one after another on one device, each
-// challenger interleaved with the incumbent (the fastest correct variant so far). A variant
-// reported more than 10x faster than the original is verified again on new inputs first.
+// challenger interleaved with the incumbent (the fastest correct variant so far). A correct
+// variant is then verified at every extra problem size of the spec (add_extra_sizes), and one
+// reported more than 10x faster than the original is verified again on new inputs.
 #pragma once
 
 #include <chrono>
@@ -24,9 +25,18 @@ namespace optiml::measure {
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output);
 
-// Grid, block and dynamic shared memory of `config`, from the spec's expressions.
+// Grid, block and dynamic shared memory of `config`, from the spec's expressions, at the spec's
+// own problem size or at `size`.
 // Throws expr::ExprError (e.g. division by zero) or std::invalid_argument (a dimension < 1).
-LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config);
+LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
+                       const spec::ProblemSize* size = nullptr);
+
+// Sets up every check.extra_sizes entry of the spec on `session` (before its start()), in order,
+// so that the evaluator finds extra size i at problem index i + 1. `main` is the problem at the
+// spec's size (its seeds and comparison function carry over); `original` the original kernel's
+// launch there (its image and symbol carry over).
+void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSpec& original,
+                     RemoteSession& session);
 
 class CandidateEvaluator : public search::Evaluator {
   public:
@@ -45,6 +55,10 @@ class CandidateEvaluator : public search::Evaluator {
     search::Outcome evaluate_one(const search::Config& config,
                                  const compile::CompileResult& compiled);
     std::chrono::milliseconds hang_timeout() const;
+    // Verifies `config` at every extra problem size: false, with `outcome` replaced by the
+    // failure, when it fails at one.
+    bool verify_extra_sizes(const search::Config& config, const LaunchSpec& launch,
+                            search::Outcome& outcome);
 
     const spec::Spec& spec_;
     int arch_;

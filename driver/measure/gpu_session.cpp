@@ -8,8 +8,10 @@
 #include <cuda.h>
 
 #include "driver/compile/read_file.h"
+#include "driver/measure/compare_library.h"
 #include "driver/measure/fill.h"
 #include "driver/measure/gpu_clocks.h"
+#include "driver/measure/input_rotation.h"
 #include "driver/measure/read_flush.h"
 #include "driver/measure/statistics.h"
 #include "driver/measure/two_runs.h"
@@ -139,12 +141,16 @@ struct GpuSession::State {
     std::vector<std::string> constant_values;         // host bytes of each __constant__ symbol
     LaunchSpec original_launch;
     std::unique_ptr<LoadedKernel> original;
-    DeviceBuffer flush;  // twice the L2 size
+    DeviceBuffer flush;                       // twice the L2 size
+    std::unique_ptr<InputRotation> rotation;  // made at the first timing that asks for it
+    bool rotation_tried = false;
+    std::unique_ptr<CompareLibrary> compare;  // the project's comparison function, if any
 
     ~State() {
         if (!context) return;
         cuCtxSetCurrent(context);
         original.reset();
+        rotation.reset();
         for (auto& b : buffers) free(b);
         for (auto& set : trials)
             for (auto& b : set.device) free(b);
@@ -237,10 +243,15 @@ struct GpuSession::State {
         return r;
     }
 
-    CUresult launch_once(const LaunchSpec& launch, CUfunction function) {
+    // Pointer arguments are the problem's own buffers, or `pointers` (a rotated copy) if given.
+    CUresult launch_once(const LaunchSpec& launch, CUfunction function,
+                         const std::vector<CUdeviceptr>* pointers = nullptr) {
+        std::vector<CUdeviceptr> addresses(buffers.size());
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            addresses[i] = pointers ? (*pointers)[i] : buffers[i].ptr;
         std::vector<void*> params;
         for (std::size_t i = 0; i < buffers.size(); ++i)
-            params.push_back(argument(i).is_pointer ? static_cast<void*>(&buffers[i].ptr)
+            params.push_back(argument(i).is_pointer ? static_cast<void*>(&addresses[i])
                                                     : static_cast<void*>(scalars[i].data()));
         return cuLaunchKernel(function, launch.grid[0], launch.grid[1], launch.grid[2],
                               launch.block[0], launch.block[1], launch.block[2],
@@ -277,10 +288,9 @@ struct GpuSession::State {
                     "input_modified",
                     a.name + " is read-only (role input) but the variant changed it" + trial);
             if (!is_output(i)) continue;
-            const Comparison c = compare_buffers(a.type, contents[i].data(), expected[i].data(),
-                                                 a.count, problem.tolerance);
-            if (c.mismatches > 0)
-                return failed("mismatch", describe(a.name, c, a.count, problem.tolerance) + trial);
+            if (auto why = compare_output(a, contents[i].data(), expected[i].data(),
+                                          problem.arguments, problem.tolerance, compare.get()))
+                return failed("mismatch", *why + trial);
         }
         return std::nullopt;
     }
@@ -318,15 +328,58 @@ struct GpuSession::State {
         return std::nullopt;
     }
 
+    // The rotated copies of the arguments, made at the first timing that asks for them from the
+    // first trial's inputs; null when they do not fit in device memory (then L2 is flushed).
+    CUresult ensure_rotation() {
+        if (rotation || rotation_tried) return CUDA_SUCCESS;
+        rotation_tried = true;
+        std::vector<InputRotation::Buffer> copies(buffers.size());
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            const auto& a = argument(i);
+            if (!a.is_pointer) continue;
+            const bool output = a.role == spec::Role::Output;
+            copies[i] = {buffers[i].bytes, output ? 0 : trials[0].device[i].ptr,
+                         a.role == spec::Role::InOut};
+        }
+        CUresult r = CUDA_SUCCESS;
+        rotation = InputRotation::create(std::move(copies), flush.bytes / 2, stream, r);
+        return r;
+    }
+
+    CUresult flush_l2(int round) {
+        return cuMemsetD32Async(flush.ptr, static_cast<unsigned>(round), flush.bytes / 4, stream);
+    }
+
     // Interleaved timed runs of each kernel (the challenger first in even rounds, last in odd
     // ones), until every median is known to `relative_ci`, or a run or time cap is reached.
+    // Each run starts with a cold L2 as `timing` says; `how` records the method used.
     CUresult time_interleaved(const std::vector<std::pair<const LaunchSpec*, CUfunction>>& kernels,
-                              const TimingSpec& timing, std::vector<std::vector<double>>& times) {
+                              const TimingSpec& timing, std::vector<std::vector<double>>& times,
+                              Measurement& how) {
         times.assign(kernels.size(), {});
+        if (timing.rotate_inputs)
+            if (CUresult r = ensure_rotation(); r != CUDA_SUCCESS) return r;
+        InputRotation* rotating = timing.rotate_inputs ? rotation.get() : nullptr;
+        const bool flush_each = !rotating && (timing.flush_l2 || timing.rotate_inputs);
+        how.cold_cache = rotating ? "rotate" : flush_each ? "flush" : "none";
+        how.input_copies = rotating ? rotating->copies() : 0;
+        // A run's pointers: the next copy, or the own buffers with their inouts restored.
+        const auto prepare = [&](const std::vector<CUdeviceptr>*& pointers) {
+            pointers = rotating ? &rotating->next() : nullptr;
+            return rotating ? CUDA_SUCCESS : restore_inouts(trials[0]);
+        };
+        const auto finish = [&] {
+            return rotating ? rotating->restore_last(stream) : CUDA_SUCCESS;
+        };
+        // Filling the copies went through L2 as well.
+        if (rotating)
+            if (CUresult r = flush_l2(-1); r != CUDA_SUCCESS) return r;
+        const std::vector<CUdeviceptr>* pointers = nullptr;
         for (int w = 0; w < timing.warmup; ++w)
             for (const auto& [launch, function] : kernels) {
-                CUresult r = restore_inouts(trials[0]);
-                if (r == CUDA_SUCCESS) r = launch_once(*launch, function);
+                CUresult r = prepare(pointers);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, function, pointers);
+                if (r == CUDA_SUCCESS) r = finish();
                 if (r != CUDA_SUCCESS) return r;
             }
         std::vector<double> total(kernels.size(), 0.0);
@@ -334,13 +387,12 @@ struct GpuSession::State {
             for (std::size_t k = 0; k < kernels.size(); ++k) {
                 const std::size_t which = round % 2 ? kernels.size() - 1 - k : k;
                 const auto& [launch, function] = kernels[which];
-                CUresult r = restore_inouts(trials[0]);
-                if (r == CUDA_SUCCESS && timing.flush_l2)
-                    r = cuMemsetD32Async(flush.ptr, static_cast<unsigned>(round), flush.bytes / 4,
-                                         stream);
+                CUresult r = prepare(pointers);
+                if (r == CUDA_SUCCESS && flush_each) r = flush_l2(round);
                 if (r == CUDA_SUCCESS) r = cuEventRecord(start, stream);
-                if (r == CUDA_SUCCESS) r = launch_once(*launch, function);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, function, pointers);
                 if (r == CUDA_SUCCESS) r = cuEventRecord(stop, stream);
+                if (r == CUDA_SUCCESS) r = finish();
                 if (r == CUDA_SUCCESS) r = cuEventSynchronize(stop);
                 float ms = 0.0f;
                 if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, start, stop);
@@ -363,6 +415,9 @@ struct GpuSession::State {
 GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<State>()) {
     State& s = *state_;
     s.problem = std::move(problem);
+    if (!s.problem.compare_library.empty())
+        s.compare =
+            std::make_unique<CompareLibrary>(s.problem.compare_library, s.problem.compare_source);
     check(cuInit(0), "cuInit");
     check(cuDeviceGet(&s.device, device), "cuDeviceGet");
     check(cuDevicePrimaryCtxRetain(&s.context, s.device), "cuDevicePrimaryCtxRetain");
@@ -439,10 +494,9 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     }
     const auto timing_start = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> times;
-    if (CUresult r = s.time_interleaved(kernels, timing, times); r != CUDA_SUCCESS)
-        return s.launch_failure(r, "timed run");
-
     Measurement m;
+    if (CUresult r = s.time_interleaved(kernels, timing, times, m); r != CUDA_SUCCESS)
+        return s.launch_failure(r, "timed run");
     m.ok = true;
     m.status = "ok";
     const MedianEstimate mine = estimate_median(times[0]);
@@ -614,6 +668,22 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
     }
     result.ok = true;
     return result;
+}
+
+Measurement GpuSession::verify(const LaunchSpec& launch) {
+    State& s = *state_;
+    if (s.reference.empty()) return failed("error", "no reference: send \"reference\" first");
+    LoadedKernel kernel;
+    std::string why;
+    if (CUresult r = s.load(launch, kernel, why); r != CUDA_SUCCESS)
+        return failed("load_error", why, is_sticky(r));
+    const auto verify_start = std::chrono::steady_clock::now();
+    if (auto verdict = s.verify(launch, kernel.function)) return *verdict;
+    Measurement m;
+    m.ok = true;
+    m.status = "ok";
+    m.verify_ms = since_ms(verify_start);
+    return m;
 }
 
 }  // namespace optiml::measure

@@ -2,12 +2,14 @@
 
 namespace optiml::measure {
 
-Problem make_problem(const spec::Spec& spec) {
-    const expr::Env env = spec.environment(spec.default_config());
+Problem make_problem(const spec::Spec& spec, const spec::ProblemSize* size) {
+    const expr::Env env = spec.environment(spec.default_config(), size);
     Problem problem;
     for (const auto& argument : spec.arguments) {
         BufferSpec buffer{argument.name, argument.type, argument.is_pointer, argument.value, 0,
                           argument.fill, argument.role};
+        if (size && size->scalars.contains(argument.name))
+            buffer.value = static_cast<double>(size->scalars.at(argument.name));
         if (argument.is_pointer) buffer.count = static_cast<std::size_t>(argument.count.eval(env));
         problem.arguments.push_back(buffer);
     }
@@ -24,7 +26,15 @@ Problem make_problem(const spec::Spec& spec) {
     problem.tolerance = {spec.check.rtol, spec.check.atol};
     problem.trials = spec.check.trials;
     problem.deterministic = spec.check.deterministic;
+    problem.compare_source = spec.check.compare_as_written;
     return problem;
+}
+
+TimingSpec make_timing(const spec::Spec& spec) {
+    TimingSpec timing;
+    timing.rotate_inputs = spec.timing.cold_cache == spec::ColdCache::Rotate;
+    timing.flush_l2 = !timing.rotate_inputs;
+    return timing;
 }
 
 namespace {
@@ -75,10 +85,15 @@ void from_json(const nlohmann::json& json, BufferSpec& b) {
 }
 
 void to_json(nlohmann::json& json, const Problem& p) {
-    json = {{"arguments", p.arguments}, {"constants", p.constants},
-            {"rtol", p.tolerance.rtol}, {"atol", p.tolerance.atol},
-            {"trials", p.trials},       {"deterministic", p.deterministic},
-            {"seed_base", p.seed_base}};
+    json = {{"arguments", p.arguments},
+            {"constants", p.constants},
+            {"rtol", p.tolerance.rtol},
+            {"atol", p.tolerance.atol},
+            {"trials", p.trials},
+            {"deterministic", p.deterministic},
+            {"seed_base", p.seed_base},
+            {"compare_library", p.compare_library},
+            {"compare_source", p.compare_source}};
 }
 
 void from_json(const nlohmann::json& json, Problem& p) {
@@ -88,6 +103,8 @@ void from_json(const nlohmann::json& json, Problem& p) {
     p.trials = json.value("trials", 3);
     p.deterministic = json.value("deterministic", true);
     p.seed_base = json.value("seed_base", std::uint64_t{0});
+    p.compare_library = json.value("compare_library", std::string{});
+    p.compare_source = json.value("compare_source", std::string{});
 }
 
 void to_json(nlohmann::json& json, const LaunchSpec& l) {
@@ -107,8 +124,13 @@ void from_json(const nlohmann::json& json, LaunchSpec& l) {
 }
 
 void to_json(nlohmann::json& json, const TimingSpec& t) {
-    json = {{"warmup", t.warmup},           {"min_runs", t.min_runs}, {"max_runs", t.max_runs},
-            {"relative_ci", t.relative_ci}, {"cap_ms", t.cap_ms},     {"flush_l2", t.flush_l2}};
+    json = {{"warmup", t.warmup},
+            {"min_runs", t.min_runs},
+            {"max_runs", t.max_runs},
+            {"relative_ci", t.relative_ci},
+            {"cap_ms", t.cap_ms},
+            {"flush_l2", t.flush_l2},
+            {"rotate_inputs", t.rotate_inputs}};
 }
 
 void from_json(const nlohmann::json& json, TimingSpec& t) {
@@ -118,15 +140,17 @@ void from_json(const nlohmann::json& json, TimingSpec& t) {
     t.relative_ci = json.at("relative_ci").get<double>();
     t.cap_ms = json.at("cap_ms").get<double>();
     t.flush_l2 = json.at("flush_l2").get<bool>();
+    t.rotate_inputs = json.value("rotate_inputs", false);
 }
 
 // Every field travels; readers default what an older worker did not send.
 #define OPTIML_MEASUREMENT_FIELDS(X)                                                            \
     X(ok)                                                                                       \
-    X(status) X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms)   \
-        X(runs) X(launch_bound) X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms)  \
+    X(status)                                                                                   \
+    X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs)     \
+        X(launch_bound) X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms)          \
             X(incumbent_ci_high_ms) X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) \
-                X(memory_clock_mhz)
+                X(memory_clock_mhz) X(cold_cache) X(input_copies)
 
 void to_json(nlohmann::json& json, const Measurement& m) {
     json = nlohmann::json::object();

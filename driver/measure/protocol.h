@@ -14,6 +14,9 @@
 //   {"op":"profile","launch":{...},"request":{...}}  -> profile::ProfileResult  counters and
 //                                                       stall samples (profile_protocol.h)
 //   {"op":"calibrate","device":D,"image":CUBIN}     -> profile::Calibration  device ceilings
+//   {"op":"verify","launch":{...}}                   -> Measurement   verify only, no timing
+// Every request may carry "problem_index":K (default 0). The worker holds one problem per index,
+// each with its own buffers and reference: 0 is the spec's own size, 1.. its check.extra_sizes.
 // A reply with "fatal":true means the worker's CUDA context is unusable and it is exiting; the
 // driver starts a fresh worker, replays setup and reference, and goes on.
 #pragma once
@@ -49,6 +52,10 @@ struct Problem {
     int trials = 3;               // correctness trials, each on its own inputs
     bool deterministic = true;    // two runs on the same inputs must agree bit for bit
     std::uint64_t seed_base = 0;  // added to every fill seed: fresh inputs for each tuning run
+    // A shared object exporting optiml_compare (optiml/compare.h) that replaces the element-wise
+    // comparison of outputs, and the spec's name for its source (for messages). Empty: none.
+    std::string compare_library;
+    std::string compare_source;
 };
 
 struct LaunchSpec {
@@ -66,6 +73,9 @@ struct TimingSpec {
     double relative_ci = 0.01;  // stop once the median's confidence interval is this narrow
     double cap_ms = 1000.0;     // or once this much kernel time is collected (per kernel)
     bool flush_l2 = true;       // overwrite a buffer of twice the L2 size before each timed run
+    // Instead of flushing: every run uses the next of several copies of the argument buffers,
+    // enough that the copies a run does not use hold twice the L2 size.
+    bool rotate_inputs = false;
 };
 
 struct Measurement {
@@ -92,10 +102,18 @@ struct Measurement {
     double timing_ms = 0.0;
     unsigned sm_clock_mhz = 0;  // clocks read right after the timed runs (0: unknown)
     unsigned memory_clock_mhz = 0;
+    // How the timed runs started cold: "flush", "rotate" or "none" (empty: an older worker), and
+    // over how many copies of the argument buffers they rotated (0 unless "rotate"). A rotation
+    // that does not fit in device memory falls back to "flush".
+    std::string cold_cache;
+    int input_copies = 0;
 };
 
-// The problem a spec describes, at the spec's scalar values.
-Problem make_problem(const spec::Spec& spec);
+// The problem a spec describes, at the spec's scalar values or, given `size`, at that size.
+Problem make_problem(const spec::Spec& spec, const spec::ProblemSize* size = nullptr);
+
+// The timing the spec asks for: the defaults, with its cold-cache method.
+TimingSpec make_timing(const spec::Spec& spec);
 
 void to_json(nlohmann::json& json, const BufferSpec& buffer);
 void from_json(const nlohmann::json& json, BufferSpec& buffer);

@@ -137,23 +137,42 @@ RemoteSession::RemoteSession(fs::path worker, int device, Problem problem, Launc
       problem_(std::move(problem)),
       original_(std::move(original)) {}
 
-bool RemoteSession::ensure_ready(std::string& why) {
-    if (ready_) return true;
+int RemoteSession::add_problem(Problem problem, LaunchSpec original, std::string label) {
+    extras_.push_back({std::move(problem), std::move(original), std::move(label)});
+    ready_ = false;
+    return static_cast<int>(extras_.size());
+}
+
+bool RemoteSession::set_up(int index, const Problem& problem, const LaunchSpec& original,
+                           const std::string& label, std::string& why) {
     // Buffers of several GB take a while to fill on the host: allow for it.
     const auto setup_timeout = std::chrono::minutes(5);
-    auto reply = process_.request({{"op", "setup"}, {"device", device_}, {"problem", problem_}},
-                                  setup_timeout);
+    const std::string at = label.empty() ? "" : " at " + label;
+    nlohmann::json setup = {{"op", "setup"}, {"device", device_}, {"problem", problem}};
+    nlohmann::json reference = {{"op", "reference"}, {"launch", original}};
+    if (index > 0) setup["problem_index"] = reference["problem_index"] = index;
+    auto reply = process_.request(setup, setup_timeout);
     if (!reply.received || !reply.json.value("ok", false)) {
-        why = "worker setup failed: " +
+        why = "worker setup failed" + at + ": " +
               (reply.received ? reply.json.value("message", "") : reply.failure);
         return false;
     }
-    reply = process_.request({{"op", "reference"}, {"launch", original_}}, setup_timeout);
+    reply = process_.request(reference, setup_timeout);
     if (!reply.received || !reply.json.value("ok", false)) {
-        why = "the original kernel failed: " +
+        why = "the original kernel failed" + at + ": " +
               (reply.received ? reply.json.value("message", "") : reply.failure);
         return false;
     }
+    return true;
+}
+
+bool RemoteSession::ensure_ready(std::string& why) {
+    if (ready_) return true;
+    if (!set_up(0, problem_, original_, "", why)) return false;
+    for (std::size_t i = 0; i < extras_.size(); ++i)
+        if (!set_up(static_cast<int>(i + 1), extras_[i].problem, extras_[i].original,
+                    extras_[i].label, why))
+            return false;
     ready_ = true;
     return true;
 }
@@ -198,6 +217,12 @@ Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& 
 Measurement RemoteSession::reverify(const LaunchSpec& launch, std::uint64_t seed,
                                     std::chrono::milliseconds timeout) {
     return exchange({{"op", "reverify"}, {"launch", launch}, {"seed", seed}}, timeout);
+}
+
+Measurement RemoteSession::verify(int problem_index, const LaunchSpec& launch,
+                                  std::chrono::milliseconds timeout) {
+    return exchange({{"op", "verify"}, {"problem_index", problem_index}, {"launch", launch}},
+                    timeout);
 }
 
 profile::ProfileResult RemoteSession::profile(const LaunchSpec& launch,

@@ -63,9 +63,14 @@ std::vector<DeviceInfo> probe_devices(const std::filesystem::path& worker);
 
 // A problem set up on one device, with the original kernel's reference outputs. Survives
 // worker deaths: a fresh worker gets setup and reference replayed before the next candidate.
+// Further problems (other sizes of it) may join on the same worker, each with its own reference.
 class RemoteSession {
   public:
     RemoteSession(std::filesystem::path worker, int device, Problem problem, LaunchSpec original);
+
+    // Another problem with its original launch, before start(); `label` names it in messages
+    // ("n=1000003"). Returns its problem index for verify(): 1 for the first, then 2, ...
+    int add_problem(Problem problem, LaunchSpec original, std::string label);
 
     // Throws std::runtime_error if the original kernel itself cannot run.
     void start();
@@ -76,14 +81,25 @@ class RemoteSession {
     // Counters and stall samples of one launch (not verified: profile evaluated variants).
     profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request,
                                    std::chrono::milliseconds timeout);
+    // Every correctness check, no timing, on the problem of index `problem_index`.
+    Measurement verify(int problem_index, const LaunchSpec& launch,
+                       std::chrono::milliseconds timeout);
 
   private:
+    struct Extra {
+        Problem problem;
+        LaunchSpec original;
+        std::string label;
+    };
+    bool set_up(int index, const Problem& problem, const LaunchSpec& original,
+                const std::string& label, std::string& why);
     bool ensure_ready(std::string& why);
     Measurement exchange(const nlohmann::json& request, std::chrono::milliseconds timeout);
     WorkerProcess process_;
     int device_;
     Problem problem_;
     LaunchSpec original_;
+    std::vector<Extra> extras_;  // problem index i + 1
     bool ready_ = false;
 };
 

@@ -1,6 +1,7 @@
 // optiml-worker: runs candidates on one GPU for the `optiml` driver (protocol.h). A crash,
 // a sticky CUDA error or a hang ends this process, never the driver or the user's build.
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +28,8 @@ nlohmann::json error(const std::string& message) {
 }  // namespace
 
 int main() {
-    std::unique_ptr<GpuSession> session;
+    // By problem index (protocol.h): 0 is the spec's own size, 1.. its extra sizes.
+    std::map<int, std::unique_ptr<GpuSession>> sessions;
     std::string line;
     while (std::getline(std::cin, line)) {
         nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
@@ -37,6 +39,7 @@ int main() {
         }
         const std::string op = request["op"].get<std::string>();
         try {
+            std::unique_ptr<GpuSession>& session = sessions[request.value("problem_index", 0)];
             if (op == "probe") {
                 reply(optiml::measure::probe_devices());
             } else if (op == "setup") {
@@ -55,7 +58,8 @@ int main() {
                 reply(
                     session->profile(request.at("launch").get<LaunchSpec>(),
                                      request.at("request").get<optiml::profile::ProfileRequest>()));
-            } else if (op == "reference" || op == "evaluate" || op == "reverify") {
+            } else if (op == "reference" || op == "evaluate" || op == "reverify" ||
+                       op == "verify") {
                 if (!session) {
                     reply(error("worker: send \"setup\" first"));
                     continue;
@@ -66,6 +70,8 @@ int main() {
                     m = session->run_reference(launch);
                 } else if (op == "reverify") {
                     m = session->reverify(launch, request.at("seed").get<std::uint64_t>());
+                } else if (op == "verify") {
+                    m = session->verify(launch);
                 } else {
                     std::optional<LaunchSpec> incumbent;
                     if (request.contains("incumbent"))

@@ -81,18 +81,32 @@ Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file) {
     return spec;
 }
 
+std::string describe(const ProblemSize& size) {
+    std::string text;
+    for (const auto& [name, value] : size.scalars)
+        text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    return text;
+}
+
+std::string to_string(ColdCache cold_cache) {
+    return cold_cache == ColdCache::Rotate ? "rotate" : "flush";
+}
+
 std::map<std::string, std::int64_t> Spec::default_config() const {
     std::map<std::string, std::int64_t> config;
     for (const Parameter& parameter : parameters) config[parameter.name] = parameter.default_value;
     return config;
 }
 
-expr::Env Spec::environment(const std::map<std::string, std::int64_t>& config) const {
+expr::Env Spec::environment(const std::map<std::string, std::int64_t>& config,
+                            const ProblemSize* size) const {
     expr::Env env;
     for (const Argument& argument : arguments) {
         if (!argument.is_pointer && !is_floating(argument.type))
             env[argument.name] = argument.integer_value;
     }
+    if (size)
+        for (const auto& [scalar, value] : size->scalars) env[scalar] = value;
     for (const auto& [parameter, value] : config) env[parameter] = value;
     return env;
 }

@@ -94,11 +94,32 @@ struct Launch {
     expr::Expr shared_memory_bytes;   // default: 0
 };
 
+// Another problem size every variant is also verified at: integer scalar arguments (those that
+// sizes and geometry depend on) set to other values.
+struct ProblemSize {
+    std::map<std::string, std::int64_t> scalars;  // argument name -> its value at this size
+};
+// "n=1000003", or "m=77, n=1000003": how messages name a size.
+std::string describe(const ProblemSize& size);
+
 struct Check {
     double rtol = 1e-5;
     double atol = 1e-6;
-    int trials = 3;             // correctness trials, each on freshly drawn inputs
-    bool deterministic = true;  // two runs on the same inputs must agree bit for bit
+    int trials = 3;                        // correctness trials, each on freshly drawn inputs
+    bool deterministic = true;             // two runs on the same inputs must agree bit for bit
+    std::vector<ProblemSize> extra_sizes;  // verified there too (timing stays at the main size)
+    // A C++ comparison function that replaces the element-wise one (empty: none).
+    std::filesystem::path compare;   // absolute
+    std::string compare_as_written;  // relative to the spec file, as in the JSON
+};
+
+// How every timed run starts with a cold L2: a write over a buffer of twice its size, or the
+// next of several copies of the argument buffers (no run finds another's data in L2).
+enum class ColdCache { Flush, Rotate };
+std::string to_string(ColdCache cold_cache);  // "flush", "rotate"
+
+struct Timing {
+    ColdCache cold_cache = ColdCache::Flush;
 };
 
 struct Budget {
@@ -120,6 +141,7 @@ struct Spec {
     std::vector<std::string> nvrtc_options;
     std::vector<std::string> include_dirs;  // relative to the spec file, as written
     Check check;
+    Timing timing;
     Budget budget;
 
     // The spec as canonical JSON (sorted keys, defaults filled in, no absolute paths):
@@ -128,9 +150,10 @@ struct Spec {
 
     // Parameter name -> default value.
     std::map<std::string, std::int64_t> default_config() const;
-    // Integer scalar arguments (by name) merged with `config`: the environment in which
-    // counts, geometry and constraints are evaluated.
-    expr::Env environment(const std::map<std::string, std::int64_t>& config) const;
+    // Integer scalar arguments (by name; at `size` when given, else at their `value`) merged with
+    // `config`: the environment in which counts, geometry and constraints are evaluated.
+    expr::Env environment(const std::map<std::string, std::int64_t>& config,
+                          const ProblemSize* size = nullptr) const;
 };
 
 Spec load_spec(const std::filesystem::path& file);

@@ -45,6 +45,12 @@ json check_json(const Check& check) {
     const Check defaults;
     if (check.trials != defaults.trials) out["trials"] = check.trials;
     if (check.deterministic != defaults.deterministic) out["deterministic"] = check.deterministic;
+    if (!check.extra_sizes.empty()) {
+        json sizes = json::array();
+        for (const ProblemSize& size : check.extra_sizes) sizes.push_back(size.scalars);
+        out["extra_sizes"] = sizes;
+    }
+    if (!check.compare_as_written.empty()) out["compare"] = check.compare_as_written;
     return out;
 }
 
@@ -74,7 +80,7 @@ json normalize(const Spec& spec) {
                              {"count", constant.count.text()},
                              {"fill", fill_json(constant.fill)}});
     }
-    return {
+    json out = {
         {"name", spec.name},
         {"source", spec.source_as_written},
         {"kernel", spec.kernel},
@@ -91,6 +97,10 @@ json normalize(const Spec& spec) {
         {"check", check_json(spec.check)},
         {"budget", {{"evaluations", spec.budget.evaluations}, {"seconds", spec.budget.seconds}}},
     };
+    // Like check's later fields: present only when not the default, so older keys stay valid.
+    if (spec.timing.cold_cache != Timing{}.cold_cache)
+        out["timing"] = {{"cold_cache", to_string(spec.timing.cold_cache)}};
+    return out;
 }
 
 }  // namespace optiml::spec::detail

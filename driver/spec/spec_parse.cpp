@@ -344,9 +344,67 @@ std::vector<std::string> read_nvrtc_options(const Field& field,
     return options;
 }
 
-Check read_check(const Field& field) {
-    field.expect_object("an object with rtol, atol, trials and deterministic");
-    field.allow_only({"rtol", "atol", "trials", "deterministic"});
+// An integer scalar argument by name, or null.
+const Argument* integer_scalar(const std::vector<Argument>& arguments, const std::string& name) {
+    for (const Argument& argument : arguments)
+        if (argument.name == name && !argument.is_pointer && !is_floating(argument.type))
+            return &argument;
+    return nullptr;
+}
+
+ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& arguments) {
+    const std::string expected =
+        "an object that gives integer scalar arguments other values, e.g. {\"n\": 1000003}";
+    field.expect_object(expected);
+    if (field.json().empty()) field.fail("got an empty object", expected);
+    std::vector<std::string> names;
+    for (const Argument& argument : arguments)
+        if (integer_scalar(arguments, argument.name)) names.push_back(argument.name);
+    ProblemSize size;
+    bool differs = false;
+    for (const auto& item : field.json().items()) {
+        const Field value = field.child(item.key());
+        const Argument* argument = integer_scalar(arguments, item.key());
+        if (!argument) {
+            value.fail("'" + item.key() + "' is not an integer scalar argument",
+                       "an integer scalar argument: " + join_or(names, "none are declared"));
+        }
+        const std::int64_t number = read_integer_of_type(value, argument->type);
+        differs = differs || number != argument->integer_value;
+        size.scalars[item.key()] = number;
+    }
+    if (!differs)
+        field.fail("this is the main problem size (every value equals the argument's own)",
+                   "a size that differs from the arguments' values in at least one of them");
+    return size;
+}
+
+std::vector<ProblemSize> read_extra_sizes(const Field& field,
+                                          const std::vector<Argument>& arguments) {
+    constexpr std::size_t kMaxExtraSizes = 8;
+    const std::string expected = "an array of at most " + std::to_string(kMaxExtraSizes) +
+                                 " objects such as {\"n\": 1000003}";
+    const std::vector<Field> items = field.items(expected);
+    if (items.size() > kMaxExtraSizes)
+        field.fail("got " + std::to_string(items.size()) + " sizes", expected);
+    std::vector<ProblemSize> sizes;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        ProblemSize size = read_problem_size(items[i], arguments);
+        for (std::size_t j = 0; j < sizes.size(); ++j) {
+            if (sizes[j].scalars == size.scalars)
+                items[i].fail("the same size as extra_sizes[" + std::to_string(j) + "]",
+                              "each size once");
+        }
+        sizes.push_back(std::move(size));
+    }
+    return sizes;
+}
+
+Check read_check(const Field& field, const std::vector<Argument>& arguments,
+                 const std::filesystem::path& base) {
+    field.expect_object(
+        "an object with rtol, atol, trials, deterministic, extra_sizes and compare");
+    field.allow_only({"rtol", "atol", "trials", "deterministic", "extra_sizes", "compare"});
     Check check;
     for (const auto& [key, target] :
          {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}}) {
@@ -362,7 +420,28 @@ Check read_check(const Field& field) {
     }
     if (const std::optional<Field> value = field.optional("deterministic"))
         check.deterministic = value->boolean("true or false");
+    if (const std::optional<Field> value = field.optional("extra_sizes"))
+        check.extra_sizes = read_extra_sizes(*value, arguments);
+    if (const std::optional<Field> value = field.optional("compare")) {
+        check.compare_as_written = read_relative_path(*value, base, false);
+        check.compare = (base / check.compare_as_written).lexically_normal();
+    }
     return check;
+}
+
+Timing read_timing(const Field& field) {
+    field.expect_object("an object with cold_cache");
+    field.allow_only({"cold_cache"});
+    Timing timing;
+    if (const std::optional<Field> value = field.optional("cold_cache")) {
+        const char* const expected = "\"flush\" or \"rotate\"";
+        const std::string text = value->string(expected);
+        if (text == "rotate")
+            timing.cold_cache = ColdCache::Rotate;
+        else if (text != "flush")
+            value->fail("unknown method \"" + text + "\"", expected);
+    }
+    return timing;
 }
 
 Budget read_budget(const Field& field) {
@@ -398,7 +477,8 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
     const Field root(json, "", file_label);
     root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch",
-                     "parameters", "constraints", "constants", "nvrtc_options", "check", "budget"});
+                     "parameters", "constraints", "constants", "nvrtc_options", "check", "timing",
+                     "budget"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
@@ -436,7 +516,10 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
                                                "an array of __constant__ symbols", read_constant);
     if (const std::optional<Field> options = root.optional("nvrtc_options"))
         spec.nvrtc_options = read_nvrtc_options(*options, spec.parameters);
-    if (const std::optional<Field> check = root.optional("check")) spec.check = read_check(*check);
+    if (const std::optional<Field> check = root.optional("check"))
+        spec.check = read_check(*check, spec.arguments, base);
+    if (const std::optional<Field> timing = root.optional("timing"))
+        spec.timing = read_timing(*timing);
     if (const std::optional<Field> budget = root.optional("budget"))
         spec.budget = read_budget(*budget);
 }

@@ -102,17 +102,35 @@ std::string describe_config(const expr::Env& env) {
     return text.empty() ? "no names" : text;
 }
 
-// Evaluates every expression with the default configuration and checks its range.
-void check_default_configuration(const Spec& spec, const std::string& file) {
-    const expr::Env env = spec.environment(spec.default_config());
+// Fails on the expression's own field at the main size; at an extra size, on that size's entry.
+struct FailAt {
+    const std::string& file;
+    const ProblemSize* size;
+    const std::string& size_field;
+    [[noreturn]] void operator()(const Located& located, const std::string& problem,
+                                 const std::string& expected) const {
+        if (!size) fail(file, located.field, problem, expected);
+        fail(file, size_field, located.field + ": " + problem,
+             expected + ", at every size in check.extra_sizes");
+    }
+};
+
+// Evaluates every expression with the default configuration, at the main problem size or at
+// `size`, and checks its range. Problems at an extra size are reported on `size_field` (the
+// size's entry), naming the expression's own field in the message.
+void check_default_configuration(const Spec& spec, const std::string& file,
+                                 const ProblemSize* size = nullptr,
+                                 const std::string& size_field = "") {
+    const expr::Env env = spec.environment(spec.default_config(), size);
     const std::string defaults = " with the default configuration (" + describe_config(env) + ")";
+    const FailAt fail_at{file, size, size_field};
     const auto evaluate = [&](const Located& located) {
         try {
             return located.expression->eval(env);
         } catch (const expr::ExprError& error) {
-            fail(file, located.field,
-                 "'" + located.expression->text() + "' fails" + defaults + ": " + error.what(),
-                 "an expression that evaluates for the defaults (the original kernel)");
+            fail_at(located,
+                    "'" + located.expression->text() + "' fails" + defaults + ": " + error.what(),
+                    "an expression that evaluates for the defaults (the original kernel)");
         }
     };
     std::array<std::int64_t, 3> block{};
@@ -122,14 +140,14 @@ void check_default_configuration(const Spec& spec, const std::string& file) {
         const std::string result = "'" + text + "' is " + std::to_string(value) + defaults;
         if (located.field.starts_with("constraints")) {
             if (value == 0) {
-                fail(file, located.field, "'" + text + "' is false" + defaults,
-                     "the defaults (the original kernel) to satisfy every constraint");
+                fail_at(located, "'" + text + "' is false" + defaults,
+                        "the defaults (the original kernel) to satisfy every constraint");
             }
         } else if (located.field == "launch.shared_memory_bytes") {
-            if (value < 0) fail(file, located.field, result, "a number of bytes >= 0");
+            if (value < 0) fail_at(located, result, "a number of bytes >= 0");
         } else if (value < 1) {
-            fail(file, located.field, result,
-                 located.field.starts_with("launch") ? "at least 1" : "at least 1 element");
+            fail_at(located, result,
+                    located.field.starts_with("launch") ? "at least 1" : "at least 1 element");
         }
         for (std::size_t d = 0; d < 3; ++d) {
             if (located.expression == &spec.launch.block[d]) block[d] = value;
@@ -137,10 +155,10 @@ void check_default_configuration(const Spec& spec, const std::string& file) {
     }
     // Each dimension is >= 1 here; dividing avoids overflowing the product.
     if (block[0] > kMaxThreadsPerBlock / block[1] / block[2]) {
-        fail(file, "launch.block",
-             std::to_string(block[0]) + " x " + std::to_string(block[1]) + " x " +
-                 std::to_string(block[2]) + " threads per block" + defaults,
-             "at most " + std::to_string(kMaxThreadsPerBlock) + " threads per block");
+        fail_at({"launch.block", nullptr},
+                std::to_string(block[0]) + " x " + std::to_string(block[1]) + " x " +
+                    std::to_string(block[2]) + " threads per block" + defaults,
+                "at most " + std::to_string(kMaxThreadsPerBlock) + " threads per block");
     }
 }
 
@@ -151,6 +169,10 @@ void validate(const Spec& spec, const std::string& file) {
     check_names_known(spec, file);
     check_has_output(spec, file);
     check_default_configuration(spec, file);
+    for (std::size_t i = 0; i < spec.check.extra_sizes.size(); ++i) {
+        check_default_configuration(spec, file, &spec.check.extra_sizes[i],
+                                    "check.extra_sizes[" + std::to_string(i) + "]");
+    }
 }
 
 }  // namespace optiml::spec::detail

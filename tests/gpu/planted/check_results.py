@@ -7,7 +7,8 @@ The results folder holds one folder per kernel with `exit_status` (of `optiml tu
 `tune.log`, and `cache/` (the --cache-dir it used). For each kernel of expected.txt it checks
 that the driver survived and stored one entry whose winner has fault=0, that every
 configuration of the spec was evaluated, that every fault=1 trace row failed with the expected
-status and a message, and that no fault=0 row failed. Prints a Markdown table, a FAILED line
+status and a message, that no fault=0 row failed, and (for specs with "cold_cache": "rotate")
+that every timed row rotated its inputs. Prints a Markdown table, a FAILED line
 per problem found, and "N passed, M failed"; exits 1 if any kernel failed.
 """
 import glob
@@ -166,6 +167,12 @@ def judge(kernel, expected_status, spec_dir, result_dir):
         if row["status"] != "ok":
             problems.append(f"{row['parameters']} (no fault) failed: {row['status']}: "
                             f"{' '.join(row.get('message', '').split())[:200]}")
+
+    # A spec that times with input rotation: every timed row must say it rotated.
+    if spec.get("timing", {}).get("cold_cache") == "rotate":
+        for row in trace:
+            if row["status"] == "ok" and row.get("details", {}).get("input_copies", 0) < 2:
+                problems.append(f"{row['parameters']}: timed without input rotation: {row.get('details')}")
 
     accepted = any(r["status"] == "ok" for r in fault_rows)
     verdict = "ACCEPTED" if accepted else "rejected"

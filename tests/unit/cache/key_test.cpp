@@ -131,6 +131,13 @@ std::vector<Change> single_field_changes() {
          [](KeyInputs& in) {
              in.nvrtc_options = {"-O3--use_fast_math", "-default-device"};
          }},
+        {"comparison function added",
+         [](KeyInputs& in) {
+             in.compare_sources = {{"compare.cpp", "int optiml_compare();"}};
+         }},
+        // The same file as a kernel header and as the comparison function are different inputs.
+        {"header that is also the comparison function",
+         [](KeyInputs& in) { in.compare_sources = {in.sources[1]}; }},
     };
 }
 
@@ -145,6 +152,29 @@ TEST(KeySensitivity, EverySingleFieldChangesTheKey) {
         EXPECT_TRUE(seen.insert(key).second)
             << "changing the " << change.what << " collided with another change";
     }
+}
+
+TEST(KeySensitivity, TheComparisonFunctionsBytesPathAndHeadersAreHashed) {
+    KeyInputs with = reference_inputs();
+    with.compare_sources = {{"checks/compare.cpp", "int optiml_compare();"},
+                            {"checks/a.h", "// a"},
+                            {"checks/b.h", "// b"}};
+    const std::string key = compute_key(with);
+    KeyInputs edited = with;
+    edited.compare_sources[0].contents += "// edit\n";
+    EXPECT_NE(compute_key(edited), key);
+    KeyInputs moved = with;
+    moved.compare_sources[0].relative_path = "compare.cpp";
+    EXPECT_NE(compute_key(moved), key);
+    KeyInputs header_edited = with;
+    header_edited.compare_sources[2].contents = "// b2";
+    EXPECT_NE(compute_key(header_edited), key);
+    KeyInputs reordered = with;  // headers in another order: the same inputs
+    std::swap(reordered.compare_sources[1], reordered.compare_sources[2]);
+    EXPECT_EQ(compute_key(reordered), key);
+    KeyInputs absolute = with;
+    absolute.compare_sources[0].relative_path = "/src/compare.cpp";
+    EXPECT_THROW(compute_key(absolute), CacheError);
 }
 
 TEST(KeyInputsCheck, RejectsAbsoluteSourcePaths) {

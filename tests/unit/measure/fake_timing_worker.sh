@@ -4,6 +4,9 @@
 #   median(block) from the table below, 95% interval +-1%; the incumbent is timed the same way.
 #   block 1024 claims an implausible speedup and fails re-verification.
 # FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table.
+# "verify" requests (extra problem sizes) pass, except for the block size in FAKE_FAIL_EXTRA,
+# whose reply names the grid and problem index it was sent. Every request is appended to
+# $FAKE_REQUEST_LOG when that is set.
 times=${FAKE_TIMES:-"64:0.64 128:2.55 256:2.56 512:3.00 1024:0.10"}
 median_of() {
   for pair in $times; do
@@ -15,7 +18,9 @@ median_of() {
 block_of() { local rest=${1#*\"$2\":}; grep -o '"block":\[[0-9]*' <<<"$rest" | head -n1 | grep -o '[0-9]*$'; }
 interval() { awk -v m="$1" 'BEGIN { printf "\"median_ms\":%s,\"ci_low_ms\":%.6f,\"ci_high_ms\":%.6f", m, m * 0.99, m * 1.01 }'; }
 incumbent_interval() { awk -v m="$1" 'BEGIN { printf "\"incumbent_median_ms\":%s,\"incumbent_ci_low_ms\":%.6f,\"incumbent_ci_high_ms\":%.6f,\"incumbent_runs\":20,\"has_incumbent\":true", m, m * 0.99, m * 1.01 }'; }
+number_after() { grep -o "\"$2\":\[\?[0-9]*" <<<"$1" | head -n1 | grep -o '[0-9]*$'; }
 while IFS= read -r line; do
+  echo "$line" >> "${FAKE_REQUEST_LOG:-/dev/null}"
   case "$line" in
     *'"op":"setup"'*|*'"op":"reference"'*) echo '{"ok":true}' ;;
     *'"op":"reverify"'*)
@@ -24,8 +29,20 @@ while IFS= read -r line; do
       else
         echo '{"ok":true,"status":"ok"}'
       fi ;;
+    *'"op":"verify"'*)
+      if [[ $(block_of "$line" launch) == "${FAKE_FAIL_EXTRA:-none}" ]]; then
+        echo "{\"ok\":false,\"status\":\"unwritten\",\"message\":\"y: never written (grid $(number_after "$line" grid), problem $(number_after "$line" problem_index))\"}"
+      else
+        echo '{"ok":true,"status":"ok","verify_ms":2.5}'
+      fi ;;
     *'"op":"evaluate"'*)
       reply="{\"ok\":true,\"status\":\"ok\",\"runs\":20,$(interval "$(median_of "$(block_of "$line" launch)")")"
+      # The cold-cache method the timing asked for, as the real worker reports it.
+      if [[ $line == *'"rotate_inputs":true'* ]]; then
+        reply+=',"cold_cache":"rotate","input_copies":3'
+      else
+        reply+=',"cold_cache":"flush"'
+      fi
       if [[ $line == *'"incumbent"'* ]]; then
         reply+=",$(incumbent_interval "$(median_of "$(block_of "$line" incumbent)")")"
       fi

@@ -2,12 +2,22 @@
 # A stand-in for optiml-worker that speaks the protocol without a GPU, for testing the
 # driver's handling of workers that answer, crash, or hang. The candidate's "symbol" picks:
 #   ok -> a measurement; crash -> exit mid-request; hang -> never answer; sticky -> fatal reply.
-# Each started worker appends a line to $FAKE_WORKER_LOG so tests can count restarts.
+# Each started worker appends a line to $FAKE_WORKER_LOG so tests can count restarts, and every
+# request to $FAKE_REQUEST_LOG.
 echo started >> "${FAKE_WORKER_LOG:-/dev/null}"
 while IFS= read -r line; do
+  echo "$line" >> "${FAKE_REQUEST_LOG:-/dev/null}"
   case "$line" in
     *'"op":"probe"'*) echo '{"ok":true,"devices":[{"index":0,"name":"Fake GPU","arch":90,"sms":1,"l2_bytes":1024,"driver":13000}]}' ;;
-    *'"op":"setup"'*|*'"op":"reference"'*) echo '{"ok":true}' ;;
+    *'"op":"setup"'*)
+      # A comparison library must exist when the worker is set up (the real one dlopens it).
+      library=$(grep -o '"compare_library":"[^"]*"' <<<"$line" | cut -d'"' -f4)
+      if [[ -n $library && ! -f $library ]]; then
+        echo "{\"ok\":false,\"message\":\"no comparison library at $library\"}"
+      else
+        echo '{"ok":true}'
+      fi ;;
+    *'"op":"reference"'*) echo '{"ok":true}' ;;
     *'"symbol":"crash"'*) exit 9 ;;
     *'"symbol":"hang"'*) sleep 30 ;;
     *'"symbol":"sticky"'*) echo '{"ok":false,"status":"launch_error","message":"CUDA_ERROR_ILLEGAL_ADDRESS","fatal":true}'; exit 3 ;;

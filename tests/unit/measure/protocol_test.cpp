@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 namespace optiml::measure {
 namespace {
 
@@ -48,6 +50,72 @@ TEST(Protocol, LaunchesAndMeasurementsSurviveAJsonRoundTrip) {
     EXPECT_FALSE(mb.ok);
     EXPECT_TRUE(mb.fatal);
     EXPECT_EQ(mb.message, "y[0] differs");
+}
+
+TEST(Protocol, TheComparisonLibraryTravelsWithTheProblem) {
+    Problem problem;
+    problem.compare_library = "/tmp/build/compare.so";
+    problem.compare_source = "compare_partials.cpp";
+    const Problem back = nlohmann::json(problem).get<Problem>();
+    EXPECT_EQ(back.compare_library, "/tmp/build/compare.so");
+    EXPECT_EQ(back.compare_source, "compare_partials.cpp");
+    // What an older driver sent: no comparison library, so the element-wise comparison.
+    nlohmann::json older = nlohmann::json(problem);
+    older.erase("compare_library");
+    older.erase("compare_source");
+    EXPECT_TRUE(older.get<Problem>().compare_library.empty());
+}
+
+TEST(Protocol, InputRotationTravelsWithTheTimingAndDefaultsToOff) {
+    TimingSpec timing;
+    EXPECT_FALSE(timing.rotate_inputs);
+    timing.rotate_inputs = true;
+    timing.flush_l2 = false;
+    const TimingSpec back = nlohmann::json(timing).get<TimingSpec>();
+    EXPECT_TRUE(back.rotate_inputs);
+    EXPECT_FALSE(back.flush_l2);
+    nlohmann::json older = nlohmann::json(TimingSpec{});
+    older.erase("rotate_inputs");
+    EXPECT_FALSE(older.get<TimingSpec>().rotate_inputs);
+    EXPECT_TRUE(older.get<TimingSpec>().flush_l2);
+}
+
+TEST(Protocol, MeasurementsSayHowTheCacheWasMadeCold) {
+    Measurement m;
+    m.ok = true;
+    m.cold_cache = "rotate";
+    m.input_copies = 7;
+    const Measurement back = nlohmann::json(m).get<Measurement>();
+    EXPECT_EQ(back.cold_cache, "rotate");
+    EXPECT_EQ(back.input_copies, 7);
+    const Measurement older = nlohmann::json{{"ok", true}}.get<Measurement>();
+    EXPECT_EQ(older.cold_cache, "");
+    EXPECT_EQ(older.input_copies, 0);
+}
+
+TEST(Protocol, TheSpecsColdCacheMethodBecomesTheTiming) {
+    spec::Spec spec =
+        spec::load_spec(std::filesystem::path(OPTIML_TEST_DATA) / "scale.optiml.json");
+    EXPECT_TRUE(make_timing(spec).flush_l2);
+    EXPECT_FALSE(make_timing(spec).rotate_inputs);
+    spec.timing.cold_cache = spec::ColdCache::Rotate;
+    EXPECT_FALSE(make_timing(spec).flush_l2);
+    EXPECT_TRUE(make_timing(spec).rotate_inputs);
+}
+
+TEST(Protocol, AnExtraSizeSetsItsScalarsAndTheCountsThatDependOnThem) {
+    const spec::Spec spec =
+        spec::load_spec(std::filesystem::path(OPTIML_TEST_DATA) / "scale.optiml.json");
+    const spec::ProblemSize size{{{"n", 1000003}}};
+    const Problem main = make_problem(spec);
+    const Problem there = make_problem(spec, &size);
+    ASSERT_EQ(there.arguments.size(), 3u);
+    EXPECT_DOUBLE_EQ(main.arguments[0].value, 4096);
+    EXPECT_DOUBLE_EQ(there.arguments[0].value, 1000003);
+    EXPECT_EQ(main.arguments[1].count, 4096u);
+    EXPECT_EQ(there.arguments[1].count, 1000003u);
+    EXPECT_EQ(there.arguments[2].count, 1000003u);
+    EXPECT_EQ(there.arguments[1].fill.seed, main.arguments[1].fill.seed);
 }
 
 }  // namespace

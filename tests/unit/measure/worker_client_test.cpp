@@ -85,5 +85,30 @@ TEST_F(WorkerClientTest, AStickyErrorReplyRestartsTheWorker) {
     EXPECT_EQ(workers_started(), 2);
 }
 
+TEST_F(WorkerClientTest, AFreshWorkerGetsEveryProblemSizeSetUpAgain) {
+    const fs::path requests = log_.string() + ".requests";
+    setenv("FAKE_REQUEST_LOG", requests.c_str(), 1);
+    RemoteSession session(OPTIML_FAKE_WORKER, 0, {}, candidate("ok"));
+    EXPECT_EQ(session.add_problem({}, candidate("ok"), "n=1000003"), 1);
+    EXPECT_EQ(session.add_problem({}, candidate("ok"), "n=7"), 2);
+    session.start();
+    EXPECT_FALSE(session.verify(1, candidate("crash"), 10s).ok);
+    EXPECT_TRUE(session.verify(2, candidate("ok"), 10s).ok);
+    unsetenv("FAKE_REQUEST_LOG");
+    std::ifstream in(requests);
+    std::vector<std::string> sent;
+    for (std::string line; std::getline(in, line);) {
+        const auto op = nlohmann::json::parse(line);
+        sent.push_back(op.at("op").get<std::string>() +
+                       std::to_string(op.value("problem_index", 0)));
+    }
+    fs::remove(requests);
+    const std::vector<std::string> expected{
+        "setup0", "reference0", "setup1", "reference1", "setup2", "reference2", "verify1",
+        "setup0", "reference0", "setup1", "reference1", "setup2", "reference2", "verify2"};
+    EXPECT_EQ(sent, expected);
+    EXPECT_EQ(workers_started(), 2);
+}
+
 }  // namespace
 }  // namespace optiml::measure

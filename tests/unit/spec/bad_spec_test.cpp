@@ -31,7 +31,7 @@ const BadSpec kBadSpecs[] = {
     {"TypoInTopLevelField", R"p([{"op": "add", "path": "/paramters", "value": []}])p",
      "paramters: unknown field 'paramters' (did you mean 'parameters'?); expected one of "
      "arguments, budget, check, constants, constraints, include_dirs, kernel, launch, name, "
-     "nvrtc_options, parameters, source"},
+     "nvrtc_options, parameters, source, timing"},
     {"MissingName", R"p([{"op": "remove", "path": "/name"}])p", "name: missing; expected {id}"},
     {"NameStartsWithDigit", R"p([{"op": "replace", "path": "/name", "value": "2fast"}])p",
      "name: \"2fast\" is not a C++ identifier; expected {id}"},
@@ -211,13 +211,64 @@ const BadSpec kBadSpecs[] = {
     {"NegativeRtol", R"p([{"op": "replace", "path": "/check/rtol", "value": -1}])p",
      "check.rtol: got -1; expected a number >= 0"},
     {"TypoInCheck", R"p([{"op": "add", "path": "/check/tolerance", "value": 0.1}])p",
-     "check.tolerance: unknown field 'tolerance'; expected one of atol, deterministic, rtol, "
-     "trials"},
+     "check.tolerance: unknown field 'tolerance'; expected one of atol, compare, deterministic, "
+     "extra_sizes, rtol, trials"},
     {"ZeroTrials", R"p([{"op": "add", "path": "/check/trials", "value": 0}])p",
      "check.trials: got 0; expected an integer from 1 to 100"},
     {"DeterministicNotBoolean",
      R"p([{"op": "add", "path": "/check/deterministic", "value": "yes"}])p",
      "check.deterministic: got the string \"yes\"; expected true or false"},
+    {"ExtraSizesNotAnArray",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": {"n": 1000003}}])p",
+     "check.extra_sizes: got an object; expected an array of at most 8 objects such as {\"n\": "
+     "1000003}"},
+    {"ExtraSizeEmpty", R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{}]}])p",
+     "check.extra_sizes[0]: got an empty object; expected an object that gives integer scalar "
+     "arguments other values, e.g. {\"n\": 1000003}"},
+    {"ExtraSizeUnknownArgument",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"m": 5}]}])p",
+     "check.extra_sizes[0].m: 'm' is not an integer scalar argument; expected an integer scalar "
+     "argument: n"},
+    {"ExtraSizeFloatArgument",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"a": 5}]}])p",
+     "check.extra_sizes[0].a: 'a' is not an integer scalar argument; expected an integer scalar "
+     "argument: n"},
+    {"ExtraSizeOutOfRange",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"n": 3000000000}]}])p",
+     "check.extra_sizes[0].n: got 3000000000; expected an integer that fits int32 (-2147483648 "
+     "to 2147483647)"},
+    {"ExtraSizeIsTheMainSize",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"n": 33554432}]}])p",
+     "check.extra_sizes[0]: this is the main problem size (every value equals the argument's "
+     "own); expected a size that differs from the arguments' values in at least one of them"},
+    {"ExtraSizeTwice",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"n": 5}, {"n": 5}]}])p",
+     "check.extra_sizes[1]: the same size as extra_sizes[0]; expected each size once"},
+    {"TooManyExtraSizes",
+     R"p([{"op": "add", "path": "/check/extra_sizes",
+           "value": [{"n": 1}, {"n": 2}, {"n": 3}, {"n": 4}, {"n": 5}, {"n": 6}, {"n": 7},
+                     {"n": 8}, {"n": 9}]}])p",
+     "check.extra_sizes: got 9 sizes; expected an array of at most 8 objects such as {\"n\": "
+     "1000003}"},
+    {"ExtraSizeWithoutElements",
+     R"p([{"op": "add", "path": "/check/extra_sizes", "value": [{"n": 0}]}])p",
+     "check.extra_sizes[0]: arguments[2].count: 'n' is 0 with the default configuration "
+     "(block_size_x=256, items_per_thread=1, n=0); expected at least 1 element, at every size in "
+     "check.extra_sizes"},
+    {"CompareMissing", R"p([{"op": "add", "path": "/check/compare", "value": "nope.cpp"}])p",
+     "check.compare: \"nope.cpp\" not found (looked for {data}/nope.cpp); expected an existing "
+     "file, a path relative to the spec file"},
+    {"CompareAbsolute", R"p([{"op": "add", "path": "/check/compare", "value": "/compare.cpp"}])p",
+     "check.compare: \"/compare.cpp\" is absolute (the cache key must not depend on where the "
+     "project lives); expected an existing file, a path relative to the spec file"},
+    {"TimingNotAnObject", R"p([{"op": "add", "path": "/timing", "value": "rotate"}])p",
+     "timing: got the string \"rotate\"; expected an object with cold_cache"},
+    {"UnknownColdCacheMethod",
+     R"p([{"op": "add", "path": "/timing", "value": {"cold_cache": "warm"}}])p",
+     "timing.cold_cache: unknown method \"warm\"; expected \"flush\" or \"rotate\""},
+    {"TypoInTiming", R"p([{"op": "add", "path": "/timing", "value": {"coldcache": "rotate"}}])p",
+     "timing.coldcache: unknown field 'coldcache' (did you mean 'cold_cache'?); expected one of "
+     "cold_cache"},
     {"ZeroEvaluations", R"p([{"op": "replace", "path": "/budget/evaluations", "value": 0}])p",
      "budget.evaluations: got 0; expected an integer >= 1 (variants to measure)"},
     {"ZeroSeconds", R"p([{"op": "replace", "path": "/budget/seconds", "value": 0}])p",

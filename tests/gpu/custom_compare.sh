@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A project-supplied comparison function (check.compare): tunes planted/partial_sums, a reduction
+# whose number of partial sums is a tunable parameter, twice. With its comparison function
+# (partial_sums.optiml.json) every configuration must be accepted, at the spec's size and at its
+# extra size; without it (partial_sums_elementwise.optiml.json, otherwise the same) every
+# configuration but the original must be rejected as a mismatch. Exit code 77 = no GPU here.
+set -uo pipefail
+optiml=${1:?usage: custom_compare.sh <optiml executable> [host C++ compiler]}
+compiler=${2:-c++}
+planted=$(cd "$(dirname "$0")/planted" && pwd)
+
+if ! "$optiml" devices | grep -q "sm_"; then
+  echo "no CUDA GPU on this machine: skipped"
+  exit 77
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for kernel in partial_sums partial_sums_elementwise; do
+  out=$work/$kernel
+  mkdir -p "$out"
+  echo "== $kernel: optiml tune"
+  timeout --kill-after=10 300 "$optiml" tune --spec "$planted/$kernel.optiml.json" \
+    --cache-dir "$out/cache" --host-compiler "$compiler" >"$out/tune.log" 2>&1
+  echo $? >"$out/exit_status"
+  tail -n 3 "$out/tune.log"
+done
+
+echo
+python3 "$planted/check_compare.py" "$planted" "$work"
+status=$?
+if [[ $status -ne 0 ]]; then
+  for kernel in partial_sums partial_sums_elementwise; do
+    echo && echo "== $kernel: tune.log (last 40 lines)" && tail -n 40 "$work/$kernel/tune.log"
+  done
+fi
+exit $status

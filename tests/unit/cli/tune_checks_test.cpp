@@ -1,0 +1,138 @@
+// `optiml build` tuning a spec that uses every evaluation option (a comparison function, an extra
+// problem size, input rotation) against the scripted worker of the measure tests, which answers
+// like a GPU without one: what the tuner sends the worker, what the entry records, what the
+// depfile lists, and what a comparison function that does not compile does to the build.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "driver/cli/kernel_build.h"
+#include "driver/cli/kernel_key.h"
+
+namespace optiml::cli {
+namespace {
+namespace fs = std::filesystem;
+
+class TuneChecksTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("optiml-tune-checks-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_ / "project");
+        for (const char* file : {"scale.optiml.json", "scale.cu", "compare_partials.cpp",
+                                 "partials_total.h", "broken_compare.cpp"})
+            fs::copy(fs::path(OPTIML_SOURCE_DIR) / "tests/unit/cli/data" / file,
+                     dir_ / "project" / file);
+        setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // a "GPU" of sm_90
+        setenv("FAKE_REQUEST_LOG", (dir_ / "requests.log").c_str(), 1);
+        setenv("OPTIML_LOCK_FILE", (dir_ / "gpu.lock").c_str(), 1);
+        options_.spec = dir_ / "project/scale.optiml.json";
+        options_.archs = {90};
+        options_.out_dir = dir_ / "out";
+        options_.depfile = dir_ / "out/scale.d";
+        options_.cache_dir = dir_ / "cache";
+        options_.host_compiler = OPTIML_TEST_CXX;
+    }
+    void TearDown() override {
+        unsetenv("OPTIML_WORKER");
+        unsetenv("FAKE_REQUEST_LOG");
+        unsetenv("OPTIML_LOCK_FILE");
+        fs::remove_all(dir_);
+    }
+
+    static std::string text(const fs::path& path) {
+        std::ifstream in(path);
+        std::ostringstream out;
+        out << in.rdbuf();
+        return out.str();
+    }
+    std::vector<nlohmann::json> requests(const std::string& op) const {
+        std::vector<nlohmann::json> found;
+        std::ifstream in(dir_ / "requests.log");
+        for (std::string line; std::getline(in, line);) {
+            auto request = nlohmann::json::parse(line);
+            if (request.value("op", "") == op) found.push_back(std::move(request));
+        }
+        return found;
+    }
+    nlohmann::json manifest() const {
+        for (const auto& entry : fs::recursive_directory_iterator(options_.cache_dir))
+            if (entry.path().filename() == "manifest.json")
+                return nlohmann::json::parse(std::ifstream(entry.path()));
+        return {};
+    }
+
+    fs::path dir_;
+    BuildOptions options_;
+};
+
+TEST_F(TuneChecksTest, TheWorkerGetsTheComparisonLibraryBothSizesAndRotation) {
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    const auto setups = requests("setup");
+    ASSERT_EQ(setups.size(), 2u) << log.str();
+    for (const auto& setup : setups) {
+        const std::string library = setup["problem"]["compare_library"].get<std::string>();
+        EXPECT_TRUE(library.ends_with("/compare.so")) << library;
+        EXPECT_EQ(setup["problem"]["compare_source"], "compare_partials.cpp");
+    }
+    EXPECT_EQ(setups[1]["problem_index"], 1);
+    EXPECT_EQ(setups[1]["problem"]["arguments"][1]["count"], 1000);
+    for (const auto& evaluate : requests("evaluate")) {
+        EXPECT_EQ(evaluate["timing"]["rotate_inputs"], true);
+        EXPECT_EQ(evaluate["timing"]["flush_l2"], false);
+    }
+    const auto verifies = requests("verify");
+    EXPECT_EQ(verifies.size(), requests("evaluate").size());
+    for (const auto& verify : verifies) EXPECT_EQ(verify["problem_index"], 1);
+}
+
+TEST_F(TuneChecksTest, TheEntryRecordsTheChecksAndTheSpaceHoldsOnlyConfigurationsValidAtBothSizes) {
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    const nlohmann::json m = manifest();
+    ASSERT_TRUE(m.contains("verification")) << log.str();
+    EXPECT_EQ(m["verification"]["compare"], "compare_partials.cpp");
+    EXPECT_EQ(m["verification"]["extra_sizes"], nlohmann::json::parse(R"([{"n": 1000}])"));
+    EXPECT_EQ(m["timing"]["cold_cache"], "rotate");
+    EXPECT_EQ(m["key_inputs"]["compare_sources"].size(), 2u);
+    // 512 and 1024 do not divide 1000: the constraint rules them out at the extra size.
+    EXPECT_EQ(m["search"]["space_size"], 3);
+}
+
+TEST_F(TuneChecksTest, TheDepfileListsTheComparisonFunctionAndItsHeaders) {
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    const std::string depfile = text(options_.depfile);
+    EXPECT_NE(depfile.find("compare_partials.cpp"), std::string::npos) << depfile;
+    EXPECT_NE(depfile.find("partials_total.h"), std::string::npos) << depfile;
+}
+
+TEST_F(TuneChecksTest, EditingAHeaderOfTheComparisonFunctionChangesTheKey) {
+    const spec::Spec spec = spec::load_spec(options_.spec);
+    const std::string before = cache::compute_key(key_inputs(spec, scan_sources(spec), 90));
+    std::ofstream(dir_ / "project/partials_total.h", std::ios::app) << "// edited\n";
+    EXPECT_NE(cache::compute_key(key_inputs(spec, scan_sources(spec), 90)), before);
+}
+
+TEST_F(TuneChecksTest, AComparisonFunctionThatDoesNotCompileStopsTheBuildNamingIt) {
+    fs::copy_file(dir_ / "project/broken_compare.cpp", dir_ / "project/compare_partials.cpp",
+                  fs::copy_options::overwrite_existing);
+    std::ostringstream log;
+    EXPECT_EQ(run_build(options_, log), 1);
+    const std::string expected =
+        "optiml: error: " + (dir_ / "project/compare_partials.cpp").string() +
+        ": the comparison function (check.compare of ";
+    EXPECT_NE(log.str().find(expected), std::string::npos) << log.str();
+    EXPECT_NE(log.str().find("does not compile"), std::string::npos) << log.str();
+    EXPECT_TRUE(requests("evaluate").empty()) << "nothing may be evaluated without the function";
+}
+
+}  // namespace
+}  // namespace optiml::cli

@@ -1,0 +1,117 @@
+// The evaluation fields added after the first seed caches: timing.cold_cache, check.extra_sizes
+// and check.compare. Each is read into the Spec, and enters the normalized spec (the cache key)
+// only when present, so that every existing key stays what it was.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "driver/spec/spec.h"
+#include "tests/unit/spec/spec_test_support.h"
+
+namespace optiml::spec {
+namespace {
+
+using nlohmann::json;
+using testing::fixture_json;
+using testing::fixture_path;
+using testing::ScratchSpec;
+
+Spec parsed(const json& spec) {
+    return parse_spec(spec, fixture_path());
+}
+
+TEST(ColdCache, DefaultsToFlushAndReadsRotate) {
+    EXPECT_EQ(parsed(fixture_json()).timing.cold_cache, ColdCache::Flush);
+    json spec = fixture_json();
+    spec["timing"] = {{"cold_cache", "rotate"}};
+    EXPECT_EQ(parsed(spec).timing.cold_cache, ColdCache::Rotate);
+    EXPECT_EQ(to_string(ColdCache::Rotate), "rotate");
+}
+
+TEST(ColdCache, EntersTheNormalizedSpecOnlyWhenItIsRotate) {
+    const json reference = parsed(fixture_json()).normalized;
+    EXPECT_FALSE(reference.contains("timing"));
+    json flush = fixture_json();
+    flush["timing"] = {{"cold_cache", "flush"}};
+    EXPECT_EQ(parsed(flush).normalized, reference);
+    json empty = fixture_json();
+    empty["timing"] = json::object();
+    EXPECT_EQ(parsed(empty).normalized, reference);
+    json rotate = fixture_json();
+    rotate["timing"] = {{"cold_cache", "rotate"}};
+    const json changed = parsed(rotate).normalized;
+    EXPECT_NE(changed, reference);
+    EXPECT_EQ(changed.at("timing"), json({{"cold_cache", "rotate"}}));
+}
+
+TEST(ExtraSizes, AreReadAndChangeTheEnvironmentOnlyWhereTheyApply) {
+    json spec = fixture_json();
+    spec["check"]["extra_sizes"] = {{{"n", 1000003}}};
+    const Spec read = parsed(spec);
+    ASSERT_EQ(read.check.extra_sizes.size(), 1u);
+    EXPECT_EQ(read.check.extra_sizes[0].scalars.at("n"), 1000003);
+    EXPECT_EQ(describe(read.check.extra_sizes[0]), "n=1000003");
+    const auto config = read.default_config();
+    EXPECT_EQ(read.environment(config).at("n"), 33554432);
+    EXPECT_EQ(read.environment(config, &read.check.extra_sizes[0]).at("n"), 1000003);
+    EXPECT_EQ(read.environment(config, &read.check.extra_sizes[0]).at("block_size_x"), 256);
+}
+
+TEST(ExtraSizes, NameEverySetScalarInMessages) {
+    EXPECT_EQ(describe(ProblemSize{{{"n", 7}, {"m", 3}}}), "m=3, n=7");
+}
+
+TEST(ExtraSizes, EnterTheNormalizedSpecOnlyWhenGiven) {
+    const json reference = parsed(fixture_json()).normalized;
+    EXPECT_FALSE(reference.at("check").contains("extra_sizes"));
+    json none = fixture_json();
+    none["check"]["extra_sizes"] = json::array();
+    EXPECT_EQ(parsed(none).normalized, reference);
+    json one = fixture_json();
+    one["check"]["extra_sizes"] = {{{"n", 1000003}}};
+    const json changed = parsed(one).normalized;
+    EXPECT_EQ(changed.at("check").at("extra_sizes"), json::parse(R"([{"n": 1000003}])"));
+    json other = fixture_json();
+    other["check"]["extra_sizes"] = {{{"n", 1000005}}};
+    EXPECT_NE(parsed(other).normalized, changed);
+}
+
+TEST(ExtraSizes, MustKeepTheOriginalWithinItsConstraints) {
+    json spec = fixture_json();
+    spec["constraints"].push_back("n % 256 == 0");
+    spec["check"]["extra_sizes"] = {{{"n", 1000003}}};
+    try {
+        (void)parsed(spec);
+        FAIL() << "accepted";
+    } catch (const SpecError& error) {
+        EXPECT_EQ(std::string(error.what()),
+                  fixture_path().string() +
+                      ": check.extra_sizes[0]: constraints[1]: 'n % 256 == 0' is false with the "
+                      "default configuration (block_size_x=256, items_per_thread=1, n=1000003); "
+                      "expected the defaults (the original kernel) to satisfy every constraint, "
+                      "at every size in check.extra_sizes");
+    }
+}
+
+TEST(CompareField, IsResolvedBesideTheSpecAndNormalizedAsWritten) {
+    json with_compare = fixture_json();
+    with_compare["check"]["compare"] = "checks/compare.cpp";
+    const ScratchSpec scratch(with_compare.dump());
+    std::filesystem::create_directories(scratch.directory() / "checks");
+    std::ofstream(scratch.directory() / "checks/compare.cpp") << "// a comparison\n";
+    const Spec spec = load_spec(scratch.path());
+    EXPECT_EQ(spec.check.compare, scratch.directory() / "checks/compare.cpp");
+    EXPECT_TRUE(spec.check.compare.is_absolute());
+    EXPECT_EQ(spec.check.compare_as_written, "checks/compare.cpp");
+    EXPECT_EQ(spec.normalized.at("check").at("compare"), "checks/compare.cpp");
+    EXPECT_EQ(spec.normalized.dump().find(scratch.directory().string()), std::string::npos);
+}
+
+TEST(CompareField, IsAbsentFromTheNormalizedSpecWithoutOne) {
+    const Spec spec = parsed(fixture_json());
+    EXPECT_TRUE(spec.check.compare.empty());
+    EXPECT_FALSE(spec.normalized.at("check").contains("compare"));
+}
+
+}  // namespace
+}  // namespace optiml::spec
