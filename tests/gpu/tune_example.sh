@@ -34,5 +34,8 @@ grep -q "kernel.cubin\|CUBIN" "$work/build/"*/optiml_"$example".cu 2>/dev/null |
 grep -q "variant: tuned" "$work/run.log" || fail "this GPU did not dispatch to the tuned variant"
 test "$("$optiml" cache --cache-dir "$work/cache" ls | wc -l)" -eq 1 || fail "expected one cache entry"
 "$optiml" cache --cache-dir "$work/cache" verify
-find "$work/cache/entries" -name evidence.json | grep -q . || fail "the entry keeps no evidence"
+evidence=$(find "$work/cache/entries" -name evidence.json)
+[ -n "$evidence" ] || fail "the entry keeps no evidence"
+# Keep the evidence when asked (how tests/data/h200 records a tuning's counter table).
+[ -n "${OPTIML_KEEP_EVIDENCE:-}" ] && cp "$evidence" "$OPTIML_KEEP_EVIDENCE/${example}_tuning_evidence.json"
 echo "PASSED: $example tuned, correct, and dispatched to the tuned variant"
