@@ -630,16 +630,18 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
             const auto start = std::chrono::steady_clock::now();
             int sms = 0;
             cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device);
-            // Some periods give no samples for some kernels (seen on an H200: a 51 ms kernel at
-            // 2^19 cycles); a shorter, then a longer period is tried before giving up.
+            // Kernel-serialized collection gave no samples at all for one kernel on an H200 (the
+            // 51 ms original matmul, at any period); continuous collection is tried next.
             const std::uint32_t period =
                 std::min<std::uint32_t>(17, profile::sampling_period_for(kernel_ms, launches, sms));
             std::string tried;
             profile::StallCollection stalls;
-            for (const std::uint32_t attempt : {period, period - 2, period + 2}) {
+            const std::pair<std::uint32_t, bool> attempts[] = {
+                {period, true}, {period, false}, {period - 2, false}};
+            for (const auto& [attempt, serialized] : attempts) {
                 LoadedKernel sampled;
                 stalls = profile::sample_stalls(
-                    s.context, cubin, launch.symbol, attempt, [&]() -> CUresult {
+                    s.context, cubin, launch.symbol, attempt, serialized, [&]() -> CUresult {
                         std::string load_why;
                         if (CUresult r = s.load(launch, sampled, load_why); r != CUDA_SUCCESS)
                             return r;

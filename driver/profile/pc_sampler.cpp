@@ -1,11 +1,12 @@
 #include "driver/profile/pc_sampler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <set>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 
 #include <cupti_pcsampling.h>
@@ -16,6 +17,8 @@ namespace optiml::profile {
 namespace {
 
 constexpr std::size_t kPcsPerFetch = 4096;
+constexpr std::uint32_t kWorkerSleepMs = 10;  // CUPTI's decoding threads wake this often
+constexpr auto kPollInterval = std::chrono::milliseconds(20);
 
 struct StallReasons {
     std::vector<std::uint32_t> indices;
@@ -140,7 +143,7 @@ std::uint32_t sampling_period_for(double kernel_ms, int launches, int sms) {
 }
 
 StallCollection sample_stalls(CUcontext context, const std::string& cubin,
-                              const std::string& function, std::uint32_t period,
+                              const std::string& function, std::uint32_t period, bool serialized,
                               const std::function<CUresult()>& run) {
     StallCollection result;
     try {
@@ -155,14 +158,20 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
         CUpti_PCSamplingConfigurationInfo mode{};
         mode.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE;
         mode.attributeData.collectionModeData.collectionMode =
-            CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED;
+            serialized ? CUPTI_PC_SAMPLING_COLLECTION_MODE_KERNEL_SERIALIZED
+                       : CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
         CUpti_PCSamplingConfigurationInfo destination{};
         destination.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER;
         destination.attributeData.samplingDataBufferData.samplingDataBuffer = &buffer.data;
         CUpti_PCSamplingConfigurationInfo sampling_period{};
         sampling_period.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD;
         sampling_period.attributeData.samplingPeriodData.samplingPeriod = period;
-        set_attributes(context, {start_stop, mode, destination, sampling_period});
+        CUpti_PCSamplingConfigurationInfo sleep_span{};
+        sleep_span.attributeType =
+            CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_WORKER_THREAD_PERIODIC_SLEEP_SPAN;
+        sleep_span.attributeData.workerThreadPeriodicSleepSpanData.workerThreadPeriodicSleepSpan =
+            kWorkerSleepMs;
+        set_attributes(context, {start_stop, mode, destination, sampling_period, sleep_span});
 
         CUpti_PCSamplingStartParams start{};
         start.size = CUpti_PCSamplingStartParamsSize;
@@ -183,21 +192,32 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
 
         // (file, line, reason) -> samples, over every fetch of the records.
         std::map<std::tuple<std::string, int, std::string>, std::uint64_t> by_line;
-        std::set<char*> function_names;  // CUPTI allocates them; we free them once
+        // CUPTI allocates each record's function name and may hand the same pointer to later
+        // sampling sessions in this process (the read-flush kernel appears in every one), so the
+        // names are never freed: a few bytes per kernel. Freeing them after each session is the
+        // likely cause of a worker crash (signal 11) seen on an H200 when a second variant was
+        // profiled in the same worker.
         LineMapper lines(cubin);
         bool buffer_full = false;
         CUpti_PCSamplingGetDataParams get{};
         get.size = CUpti_PCSamplingGetDataParamsSize;
         get.ctx = context;
         get.pcSamplingData = &buffer.data;
-        for (int fetch = 0; fetch < 10000; ++fetch) {
+        // CUPTI decodes the hardware buffer on worker threads, so the last kernel's samples can
+        // arrive after Stop: poll until some came and then a few polls in a row bring nothing
+        // (or a deadline passes). Seen on an H200: one 51 ms launch gave nothing without this.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+        int empty_polls = 0;
+        bool got_any = false;
+        while (std::chrono::steady_clock::now() < deadline) {
             cupti_check(cuptiPCSamplingGetData(&get), "cuptiPCSamplingGetData");
+            got_any = got_any || buffer.data.totalNumPcs > 0;
+            empty_polls = buffer.data.totalNumPcs > 0 ? 0 : empty_polls + 1;
             result.total_samples = std::max(result.total_samples, buffer.data.totalSamples);
             result.dropped_samples = std::max(result.dropped_samples, buffer.data.droppedSamples);
             buffer_full = buffer_full || buffer.data.hardwareBufferFull != 0;
             for (std::size_t p = 0; p < buffer.data.totalNumPcs; ++p) {
                 const CUpti_PCSamplingPCData& pc = buffer.pcs[p];
-                if (pc.functionName) function_names.insert(pc.functionName);
                 if (!pc.functionName || function != pc.functionName) continue;  // e.g. the flush
                 const auto [file, line] = lines.line_of(pc.functionName, pc.pcOffset);
                 for (std::size_t r = 0; r < pc.stallReasonCount; ++r) {
@@ -207,9 +227,10 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
                     by_line[{file, line, name->second}] += reason.samples;
                 }
             }
-            if (buffer.data.remainingNumPcs == 0) break;
+            if (buffer.data.remainingNumPcs > 0) continue;  // more already decoded: fetch now
+            if (got_any && empty_polls >= 3) break;
+            std::this_thread::sleep_for(kPollInterval);
         }
-        for (char* name : function_names) std::free(name);
         for (const auto& [where, samples] : by_line) {
             analysis::StallSample sample;
             std::tie(sample.file, sample.line, sample.reason) = where;
@@ -220,7 +241,8 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
         if (by_line.empty())
             result.note = std::string("PC sampling returned no samples for this kernel") +
                           (buffer_full ? " (CUPTI's hardware buffer was full)" : "") +
-                          " at period 2^" + std::to_string(period) + " cycles";
+                          " at period 2^" + std::to_string(period) + " cycles (" +
+                          (serialized ? "kernel-serialized" : "continuous") + " mode)";
     } catch (const CuptiError& e) {
         if (!e.insufficient_rights()) throw;
         result.note =

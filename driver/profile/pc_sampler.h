@@ -27,8 +27,9 @@ struct StallCollection {
 // only PCs of `function` (its lowered name) are kept. `period` is the sampling period's exponent
 // (one sample per 2^period cycles per SM sub-partition). Throws std::runtime_error for a CUPTI
 // failure other than missing rights.
+// `serialized`: CUPTI's kernel-serialized collection; otherwise its continuous mode.
 StallCollection sample_stalls(CUcontext context, const std::string& cubin,
-                              const std::string& function, std::uint32_t period,
+                              const std::string& function, std::uint32_t period, bool serialized,
                               const std::function<CUresult()>& run);
 
 // A period (exponent) that keeps one launch of a `kernel_ms` kernel on `sms` SMs under 200,000

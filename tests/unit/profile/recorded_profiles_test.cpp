@@ -48,7 +48,12 @@ TEST_P(RecordedProfile, RawDataGivesTheRecordedVerdictAndStalls) {
     EXPECT_NEAR(report.roofline->fraction_of_roof, roofline.at("fraction_of_roof").get<double>(),
                 1e-9);
     EXPECT_EQ(report.roofline->limiter, roofline.at("limiter").get<std::string>());
-    ASSERT_TRUE(report.stalls.has_value()) << GetParam() << " has no stall samples";
+    if (recorded.at("stalls").is_null()) {  // none were recorded: none may appear, and why
+        EXPECT_FALSE(report.stalls.has_value());
+        EXPECT_EQ(report.notes, recorded.at("notes").get<std::vector<std::string>>());
+        return;
+    }
+    ASSERT_TRUE(report.stalls.has_value());
     const auto& items = recorded.at("stalls").at("items");
     ASSERT_EQ(report.stalls->dominant.size(), items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -71,26 +76,28 @@ TEST(RecordedProfiles, TunedSaxpyIsMemoryBoundNearTheBandwidthRoof) {
     EXPECT_GE(report.roofline->fraction_of_roof, 0.80);
 }
 
-TEST(RecordedProfiles, OriginalMatmulStallsInItsInnerLoop) {
-    // The global-memory path's k-loop in examples/matmul/kernels/matmul.cu.
+// Both saxpy variants wait on their loads where the loaded values are first used: the line of
+// the fused multiply-add in examples/saxpy/kernels/saxpy.cu (found by its text, not its number).
+TEST(RecordedProfiles, SaxpyStallsOnItsLoadsWhereTheyAreUsed) {
     std::ifstream source(std::filesystem::path(OPTIML_SOURCE_DIR) /
-                         "examples/matmul/kernels/matmul.cu");
+                         "examples/saxpy/kernels/saxpy.cu");
     std::string text;
-    int line = 0, first = 0, last = 0;
+    int line = 0, fma_line = 0;
     while (std::getline(source, text)) {
         ++line;
-        if (text.find("for (int k = 0; k < K; ++k, b_row += N)") != std::string::npos) first = line;
-        if (first && !last && line > first && text.rfind("#endif", 0) == 0) last = line;
+        if (text.find("out[lane] = a * in[lane] + out[lane]") != std::string::npos) fma_line = line;
     }
-    ASSERT_GT(first, 0);
-    ASSERT_GT(last, first);
-    const analysis::EvidenceReport report = rebuild(load("matmul_original.json"));
-    ASSERT_TRUE(report.stalls.has_value());
-    ASSERT_FALSE(report.stalls->dominant.empty());
-    const auto& top = report.stalls->dominant.front();
-    EXPECT_EQ(top.file, "matmul.cu");
-    EXPECT_GE(top.line, first);
-    EXPECT_LT(top.line, last);
+    ASSERT_GT(fma_line, 0);
+    for (const char* name : {"saxpy_original.json", "saxpy_tuned.json"}) {
+        const analysis::EvidenceReport report = rebuild(load(name));
+        ASSERT_TRUE(report.stalls.has_value()) << name;
+        ASSERT_FALSE(report.stalls->dominant.empty()) << name;
+        const auto& top = report.stalls->dominant.front();
+        EXPECT_EQ(top.file, "saxpy.cu") << name;
+        EXPECT_EQ(top.line, fma_line) << name;
+        EXPECT_EQ(top.reason, "long_scoreboard") << name;
+        EXPECT_GT(top.share, 0.5) << name;
+    }
 }
 
 TEST(RecordedProfiles, AThresholdOfZeroKeepsEveryStallAndSharesAddUp) {
