@@ -44,7 +44,8 @@ TEST_P(RecordedProfile, RawDataGivesTheRecordedVerdictAndStalls) {
     const analysis::EvidenceReport report = rebuild(recorded);
     ASSERT_TRUE(report.roofline.has_value());
     const auto& roofline = recorded.at("roofline");
-    EXPECT_EQ(analysis::to_string(report.roofline->bound), roofline.at("verdict").get<std::string>());
+    EXPECT_EQ(analysis::to_string(report.roofline->bound),
+              roofline.at("verdict").get<std::string>());
     EXPECT_NEAR(report.roofline->fraction_of_roof, roofline.at("fraction_of_roof").get<double>(),
                 1e-9);
     EXPECT_EQ(report.roofline->limiter, roofline.at("limiter").get<std::string>());
@@ -128,7 +129,8 @@ TEST_P(RecordedSelection, SelectedCountersExplainRunTimeAcrossTheVariants) {
     const auto& recorded = evidence.at("after").at("counters");
     EXPECT_NEAR(selection.r_squared, recorded.at("r_squared").get<double>(), 1e-9);
     for (std::size_t i = 0; i < selection.counters.size(); ++i) {
-        EXPECT_EQ(selection.counters[i].name, recorded.at("items")[i].at("name").get<std::string>());
+        EXPECT_EQ(selection.counters[i].name,
+                  recorded.at("items")[i].at("name").get<std::string>());
         EXPECT_FALSE(selection.counters[i].description.empty());
     }
 }

@@ -73,7 +73,8 @@ TEST(VariantEvidence, SelectionNeedsThreeVariantsAndSkipsFailedOnes) {
     ASSERT_TRUE(selection.has_value());
     EXPECT_EQ(table.rows.size(), 4u);
     ASSERT_FALSE(selection->counters.empty());
-    EXPECT_EQ(selection->counters[0].name, "dram__bytes_read.sum");  // the one that varies with time
+    EXPECT_EQ(selection->counters[0].name,
+              "dram__bytes_read.sum");  // the one that varies with time
 }
 
 }  // namespace

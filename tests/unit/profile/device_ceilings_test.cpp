@@ -1,0 +1,81 @@
+// The device-ceilings cache: a calibration measured once is read back instead of measured again;
+// a damaged or failed one is measured again, and a failure to measure becomes a note, not an
+// exception. No GPU here: measuring always fails, which is what the fallback tests need.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "driver/profile/device_ceilings.h"
+
+namespace optiml::profile {
+namespace {
+namespace fs = std::filesystem;
+
+class DeviceCeilingsCache : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        root_ = fs::temp_directory_path() /
+                ("optiml-ceilings-" +
+                 std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(root_);
+        fs::create_directories(root_);
+        device_.name = "NVIDIA H200";
+        device_.arch = 90;
+        device_.driver = 13000;
+        setenv("OPTIML_WORKER", (root_ / "no-such-worker").c_str(), 1);  // measuring fails
+    }
+    void TearDown() override {
+        unsetenv("OPTIML_WORKER");
+        fs::remove_all(root_);
+    }
+    fs::path root_;
+    measure::DeviceInfo device_;
+};
+
+TEST_F(DeviceCeilingsCache, PathNamesTheDeviceAndTheDriver) {
+    EXPECT_EQ(ceilings_path(root_, device_), root_ / "devices" / "NVIDIA-H200-driver13000.json");
+}
+
+TEST_F(DeviceCeilingsCache, ACachedCalibrationIsUsedWithoutMeasuring) {
+    Calibration cached;
+    cached.ok = true;
+    cached.device = "NVIDIA H200";
+    cached.dram_bytes_per_s = 3.9e12;
+    cached.flops_per_s = {{"fp32", 6.4e13}};
+    fs::create_directories(root_ / "devices");
+    std::ofstream(ceilings_path(root_, device_)) << nlohmann::json(cached).dump();
+    std::vector<std::string> notes;
+    const auto ceilings = device_ceilings(device_, root_, root_, notes);
+    ASSERT_TRUE(ceilings.has_value());
+    EXPECT_DOUBLE_EQ(ceilings->dram_bytes_per_s, 3.9e12);
+    EXPECT_DOUBLE_EQ(ceilings->flops_per_s.at("fp32"), 6.4e13);
+    EXPECT_TRUE(notes.empty());
+}
+
+TEST_F(DeviceCeilingsCache, ADamagedCacheIsMeasuredAgainAndAFailureIsANote) {
+    fs::create_directories(root_ / "devices");
+    std::ofstream(ceilings_path(root_, device_)) << "{ not json";
+    std::vector<std::string> notes;
+    EXPECT_FALSE(device_ceilings(device_, root_, root_, notes).has_value());
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("calibrating the device failed"), std::string::npos) << notes[0];
+}
+
+TEST_F(DeviceCeilingsCache, AnotherDriverIsNotServedAnOldCalibration) {
+    Calibration cached;
+    cached.ok = true;
+    cached.dram_bytes_per_s = 3.9e12;
+    fs::create_directories(root_ / "devices");
+    std::ofstream(ceilings_path(root_, device_)) << nlohmann::json(cached).dump();
+    measure::DeviceInfo newer = device_;
+    newer.driver = 13010;
+    std::vector<std::string> notes;
+    EXPECT_FALSE(device_ceilings(newer, root_, root_, notes).has_value());  // measures, fails here
+    EXPECT_EQ(notes.size(), 1u);
+}
+
+}  // namespace
+}  // namespace optiml::profile
