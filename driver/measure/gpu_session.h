@@ -33,7 +33,8 @@ class GpuSession {
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
     // Hardware counters (Range Profiler) and stall samples by line (PC sampling) of one
     // launch on the trial-1 inputs. Not verified here: only evaluated variants get profiled.
-    profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request);
+    profile::ProfileResult profile(const LaunchSpec& launch,
+                                   const profile::ProfileRequest& request);
     // Every correctness check of evaluate(), without the timing (another problem size).
     Measurement verify(const LaunchSpec& launch);
 

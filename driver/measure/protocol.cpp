@@ -144,13 +144,14 @@ void from_json(const nlohmann::json& json, TimingSpec& t) {
 }
 
 // Every field travels; readers default what an older worker did not send.
-#define OPTIML_MEASUREMENT_FIELDS(X)                                                            \
-    X(ok)                                                                                       \
-    X(status)                                                                                   \
-    X(message) X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs)     \
-        X(launch_bound) X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms)          \
-            X(incumbent_ci_high_ms) X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) \
-                X(memory_clock_mhz) X(cold_cache) X(input_copies)
+#define OPTIML_MEASUREMENT_FIELDS(X)                                                             \
+    X(ok)                                                                                        \
+    X(status)                                                                                    \
+    X(message)                                                                                   \
+    X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound) \
+        X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms)   \
+            X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz)      \
+                X(cold_cache) X(input_copies)
 
 void to_json(nlohmann::json& json, const Measurement& m) {
     json = nlohmann::json::object();
