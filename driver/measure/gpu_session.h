@@ -26,14 +26,16 @@ class GpuSession {
     // Runs the original kernel once on the inputs and keeps its outputs as the reference.
     Measurement run_reference(const LaunchSpec& launch);
     // Verifies a candidate (two poisoned runs, every trial against the reference), then times
-    // it, interleaved with `incumbent` when given.
+    // it, interleaved with `incumbent` when given. `verified`: the verification already passed
+    // on an identical GPU with the same inputs; only the inputs it leaves behind are restored.
     Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                         const LaunchSpec* incumbent = nullptr);
+                         const LaunchSpec* incumbent = nullptr, bool verified = false);
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
     // Hardware counters (Range Profiler) and stall samples by line (PC sampling) of one
     // launch on the trial-1 inputs. Not verified here: only evaluated variants get profiled.
-    profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request);
+    profile::ProfileResult profile(const LaunchSpec& launch,
+                                   const profile::ProfileRequest& request);
     // Every correctness check of evaluate(), without the timing (another problem size).
     Measurement verify(const LaunchSpec& launch);
 

@@ -207,10 +207,10 @@ Measurement RemoteSession::exchange(const nlohmann::json& request,
 }
 
 Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                                    std::chrono::milliseconds timeout,
-                                    const LaunchSpec* incumbent) {
-    nlohmann::json request = {{"op", "evaluate"}, {"launch", launch}, {"timing", timing}};
-    if (incumbent) request["incumbent"] = *incumbent;
+                                    std::chrono::milliseconds timeout, const LaunchSpec* incumbent,
+                                    bool verified) {
+    EvaluateRequest request{launch, timing, std::nullopt, verified};
+    if (incumbent) request.incumbent = *incumbent;
     return exchange(request, timeout);
 }
 
