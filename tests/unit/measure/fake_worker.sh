@@ -3,7 +3,7 @@
 # driver's handling of workers that answer, crash, or hang. The candidate's "symbol" picks:
 #   ok -> a measurement; crash -> exit mid-request; hang -> never answer; sticky -> fatal reply.
 # Each started worker appends a line to $FAKE_WORKER_LOG so tests can count restarts, and every
-# request to $FAKE_REQUEST_LOG.
+# request to $FAKE_REQUEST_LOG. A probe lists $FAKE_DEVICES identical GPUs (default 1).
 # Several workers (VerifierPool): each remembers the device it was set up on. A passing "verify"
 # answers "<image> on device <D>" as its message and appends "<D> <image>" to $FAKE_VERIFY_LOG.
 # While the folder $FAKE_VERIFY_BARRIER holds a file "peers" (a count), a worker's first verify
@@ -23,7 +23,12 @@ barrier() {
 while IFS= read -r line; do
   echo "$line" >> "${FAKE_REQUEST_LOG:-/dev/null}"
   case "$line" in
-    *'"op":"probe"'*) echo '{"ok":true,"devices":[{"index":0,"name":"Fake GPU","arch":90,"sms":1,"l2_bytes":1024,"driver":13000}]}' ;;
+    *'"op":"probe"'*)  # $FAKE_DEVICES identical GPUs (default 1)
+      list=""
+      for ((i = 0; i < ${FAKE_DEVICES:-1}; i++)); do
+        list+="${list:+,}{\"index\":$i,\"name\":\"Fake GPU\",\"arch\":90,\"sms\":1,\"l2_bytes\":1024,\"driver\":13000}"
+      done
+      echo "{\"ok\":true,\"devices\":[$list]}" ;;
     *'"op":"setup"'*)
       device=$(grep -o '"device":[0-9]*' <<<"$line" | head -n1 | cut -d: -f2)
       # A comparison library must exist when the worker is set up (the real one dlopens it).
