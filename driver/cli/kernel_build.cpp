@@ -5,6 +5,7 @@
 
 #include "cache/store.h"
 #include "driver/cli/compare_build.h"
+#include "driver/cli/device_selection.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/tuning.h"
@@ -142,7 +143,15 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                 log << tag << "cache hit " << key.substr(0, 12) << " (" << where
                     << "): " << entry_summary(entry->manifest) << "\n";
             } else if (options.mode == Mode::Auto || options.mode == Mode::Retune) {
-                if (!devices) devices = measure::probe_devices(measure::default_worker_path());
+                try {  // only the GPUs $OPTIML_DEVICES allows, the first of this arch timing
+                    if (!devices)
+                        devices =
+                            allowed_devices(measure::probe_devices(measure::default_worker_path()),
+                                            device_list_from_environment());
+                } catch (const DeviceListError& e) {
+                    log << "optiml: error: " << e.what() << "\n";
+                    return 1;
+                }
                 const measure::DeviceInfo* device = nullptr;
                 for (const auto& d : *devices)
                     if (d.arch == arch && !device) device = &d;
@@ -155,6 +164,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     try {
                         tuned = tune({&spec,
                                       *device,
+                                      *devices,
                                       key,
                                       key_summary(inputs),
                                       {spec.budget.evaluations, spec.budget.seconds},

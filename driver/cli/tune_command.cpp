@@ -3,6 +3,7 @@
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/compare_build.h"
+#include "driver/cli/device_selection.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/tuning.h"
@@ -51,6 +52,15 @@ void add_tune_command(CLI::App& app) {
             return;
         }
         const auto& device = devices[static_cast<std::size_t>(options->device)];
+        // --device times; OPTIML_DEVICES limits the GPUs of its model that verify beside it.
+        std::vector<measure::DeviceInfo> allowed;
+        try {
+            allowed = allowed_devices(devices, device_list_from_environment());
+        } catch (const DeviceListError& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
         const KernelSources sources = scan_sources(spec);
         const cache::KeyInputs inputs = key_inputs(spec, sources, device.arch);
         const std::string key = cache::compute_key(inputs);
@@ -62,8 +72,8 @@ void add_tune_command(CLI::App& app) {
                                                      : std::filesystem::path(options->cache_dir);
         std::optional<cache::Entry> entry;
         try {
-            entry = tune({&spec, device, key, key_summary(inputs), budget, options->host_compiler,
-                          cache_root},
+            entry = tune({&spec, device, allowed, key, key_summary(inputs), budget,
+                          options->host_compiler, cache_root},
                          std::cout);
         } catch (const CompareBuildError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";

@@ -7,16 +7,19 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <memory>
 #include <random>
 #include <sstream>
 
 #include "driver/cli/compare_build.h"
+#include "driver/cli/device_selection.h"
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/scratch_dir.h"
 #include "driver/cli/tuning_evidence.h"
 #include "driver/cli/version.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/candidate_evaluator.h"
+#include "driver/measure/verifier_pool.h"
 
 namespace optiml::cli {
 namespace fs = std::filesystem;
@@ -153,9 +156,29 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         return std::nullopt;
     }
 
+    // Further GPUs of the same model verify beside this one, each with the same problems (same
+    // seeds, same original, same extra sizes); every candidate is still timed here.
+    std::vector<std::unique_ptr<measure::RemoteSession>> peers;
+    for (const auto& peer : verifying_peers(request.device, request.devices)) {
+        peers.push_back(std::make_unique<measure::RemoteSession>(
+            measure::default_worker_path(), peer.index, problem, original_launch));
+        measure::add_extra_sizes(spec, problem, original_launch, *peers.back());
+    }
+    measure::VerifierPool pool(session, std::move(peers));
+    for (const std::string& why : pool.start()) log << prefix << "not verifying on " << why << "\n";
+    const std::vector<int> devices_used = pool.devices();
+
     measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
                                           measure::make_timing(spec));
     evaluator.set_reverify_seed(problem.seed_base + 1000);
+    if (pool.size() > 1) {
+        evaluator.set_verifier_pool(&pool);
+        std::string list;
+        for (const int device : devices_used)
+            list += (list.empty() ? "" : ",") + std::to_string(device);
+        log << prefix << pool.size() << " GPUs verify (devices " << list << "); device "
+            << request.device.index << " times every variant\n";
+    }
     const search::Space space = tuning_space(spec);
     log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
         << "), budget " << request.budget.evaluations << " evaluations / " << request.budget.seconds
@@ -215,6 +238,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
           {"arch", arch},
           {"sms", request.device.sms},
           {"driver", request.device.driver}}},
+        {"devices", devices_used},
         {"nvrtc_version", compile::nvrtc_version()},
         {"optiml_version", kVersion},
         {"created", utc_now()},

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cache/store.h"
 #include "driver/measure/worker_client.h"
@@ -17,7 +18,10 @@ namespace optiml::cli {
 
 struct TuneRequest {
     const spec::Spec* spec = nullptr;
-    measure::DeviceInfo device;
+    measure::DeviceInfo device;  // times every candidate (and verifies some)
+    // The GPUs that may take part ($OPTIML_DEVICES applied): those of the same model as `device`
+    // verify candidates beside it (device_selection.h). Empty: `device` alone.
+    std::vector<measure::DeviceInfo> devices;
     std::string key;
     nlohmann::json key_summary;  // what went into the key, recorded in the manifest
     search::Budget budget;

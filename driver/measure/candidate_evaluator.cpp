@@ -109,13 +109,80 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
             .count() /
         static_cast<double>(batch.size());
 
+    Compiled compiled;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        compiled.push_back(&(compiled_[batch[i]] = std::move(results[i])));
+    std::vector<search::Outcome> outcomes =
+        pool_ ? evaluate_spread(batch, compiled) : evaluate_in_turn(batch, compiled);
+    for (auto& outcome : outcomes) outcome.details["compile_ms"] = compile_ms;
+    return outcomes;
+}
+
+std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(
+    const std::vector<search::Config>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        outcomes.push_back(compiled[i]->ok ? evaluate_one(batch[i], *compiled[i])
+                                           : failure("compile_error", compiled[i]->log));
+    return outcomes;
+}
+
+// Verification of the whole batch on every GPU of the pool, then timing in batch order on the
+// session's GPU: the same checks, verdicts, timings and decisions as evaluate_in_turn.
+std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
+    const std::vector<search::Config>& batch, const Compiled& compiled) {
+    std::vector<search::Outcome> outcomes(batch.size());
+    std::vector<LaunchSpec> launches(batch.size());
+    std::vector<std::size_t> runnable;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        const compile::CompileResult& result = compiled_[batch[i]] = std::move(results[i]);
-        search::Outcome outcome =
-            result.ok ? evaluate_one(batch[i], result) : failure("compile_error", result.log);
-        outcome.details["compile_ms"] = compile_ms;
-        outcomes.push_back(std::move(outcome));
+        if (!compiled[i]->ok)
+            outcomes[i] = failure("compile_error", compiled[i]->log);
+        else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
+            outcomes[i] = std::move(*failed);
+        else
+            runnable.push_back(i);
+    }
+
+    struct Verification {
+        Measurement main;                        // at the spec's own size
+        std::optional<search::Outcome> failure;  // at whichever size it failed first
+        double extra_sizes_ms = 0.0;
+    };
+    std::vector<Verification> verifications(runnable.size());
+    const std::chrono::milliseconds timeout = hang_timeout();
+    const std::vector<int> devices =
+        pool_->spread(runnable.size(), [&](RemoteSession& session, std::size_t k) {
+            const std::size_t i = runnable[k];
+            Verification& v = verifications[k];
+            v.main = session.verify(0, launches[i], timeout);
+            if (!v.main.ok)
+                v.failure = to_outcome(v.main);
+            else
+                v.failure =
+                    verify_extra_sizes(session, batch[i], launches[i], timeout, v.extra_sizes_ms);
+        });
+
+    for (std::size_t k = 0; k < runnable.size(); ++k) {
+        const std::size_t i = runnable[k];
+        const Verification& v = verifications[k];
+        search::Outcome outcome;
+        if (v.failure) {  // never timed, as on one GPU
+            outcome = *v.failure;
+            fs::remove(launches[i].image_path);
+        } else {
+            const Measurement m = session_.evaluate(launches[i], timing_, hang_timeout(),
+                                                    incumbent_ ? &*incumbent_ : nullptr,
+                                                    /*verified=*/true);
+            outcome = to_outcome(m);
+            if (outcome.ok) {
+                outcome.details["verify_ms"] = v.main.verify_ms;
+                if (!spec_.check.extra_sizes.empty())
+                    outcome.details["extra_sizes_verify_ms"] = v.extra_sizes_ms;
+            }
+            outcome = settle(launches[i], m, std::move(outcome));
+        }
+        outcome.details["verified_on_device"] = devices[k];
+        outcomes[i] = std::move(outcome);
     }
     return outcomes;
 }
@@ -129,9 +196,8 @@ std::chrono::milliseconds CandidateEvaluator::hang_timeout() const {
                                      static_cast<long long>(20.0 * original_ms_ * launches));
 }
 
-search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
-                                                 const compile::CompileResult& compiled) {
-    LaunchSpec launch;
+std::optional<search::Outcome> CandidateEvaluator::write_image(
+    const search::Config& config, const compile::CompileResult& compiled, LaunchSpec& launch) {
     try {
         launch = make_launch(spec_, config);
     } catch (const std::exception& e) {
@@ -141,11 +207,28 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
     launch.image_path =
         (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
     std::ofstream(launch.image_path, std::ios::binary) << compiled.binary;
+    return std::nullopt;
+}
 
+search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
+                                                 const compile::CompileResult& compiled) {
+    LaunchSpec launch;
+    if (auto failed = write_image(config, compiled, launch)) return *failed;
     const Measurement m =
         session_.evaluate(launch, timing_, hang_timeout(), incumbent_ ? &*incumbent_ : nullptr);
     search::Outcome outcome = to_outcome(m);
-    if (outcome.ok) verify_extra_sizes(config, launch, outcome);
+    if (outcome.ok && !spec_.check.extra_sizes.empty()) {
+        double verify_ms = 0.0;
+        if (auto failed = verify_extra_sizes(session_, config, launch, hang_timeout(), verify_ms))
+            outcome = std::move(*failed);
+        else
+            outcome.details["extra_sizes_verify_ms"] = verify_ms;
+    }
+    return settle(launch, m, std::move(outcome));
+}
+
+search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measurement& m,
+                                           search::Outcome outcome) {
     if (outcome.ok && original_ms_ > 0.0 && original_ms_ / m.median_ms > 10.0) {
         // Claims over 10x are checked once more on inputs no earlier run has seen.
         const Measurement again = session_.reverify(launch, next_reverify_seed_++, hang_timeout());
@@ -175,10 +258,9 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
 
 // The same binary at each extra size, with the geometry that size gives. A failure's message
 // starts with the size ("at n=1000003: ..."); its status is the check that failed.
-bool CandidateEvaluator::verify_extra_sizes(const search::Config& config, const LaunchSpec& launch,
-                                            search::Outcome& outcome) {
-    if (spec_.check.extra_sizes.empty()) return true;
-    double verify_ms = 0.0;
+std::optional<search::Outcome> CandidateEvaluator::verify_extra_sizes(
+    RemoteSession& session, const search::Config& config, const LaunchSpec& launch,
+    std::chrono::milliseconds timeout, double& verify_ms) const {
     for (std::size_t i = 0; i < spec_.check.extra_sizes.size(); ++i) {
         const spec::ProblemSize& size = spec_.check.extra_sizes[i];
         const std::string at = "at " + spec::describe(size) + ": ";
@@ -189,18 +271,13 @@ bool CandidateEvaluator::verify_extra_sizes(const search::Config& config, const 
             there.block = geometry.block;
             there.shared_memory_bytes = geometry.shared_memory_bytes;
         } catch (const std::exception& e) {
-            outcome = failure("launch_error", at + e.what());
-            return false;
+            return failure("launch_error", at + e.what());
         }
-        const Measurement m = session_.verify(static_cast<int>(i + 1), there, hang_timeout());
-        if (!m.ok) {
-            outcome = failure(m.status, at + m.message);
-            return false;
-        }
+        const Measurement m = session.verify(static_cast<int>(i + 1), there, timeout);
+        if (!m.ok) return failure(m.status, at + m.message);
         verify_ms += m.verify_ms;
     }
-    outcome.details["extra_sizes_verify_ms"] = verify_ms;
-    return true;
+    return std::nullopt;
 }
 
 const compile::CompileResult* CandidateEvaluator::compiled(const search::Config& config) const {

@@ -3,6 +3,10 @@
 // challenger interleaved with the incumbent (the fastest correct variant so far). A correct
 // variant is then verified at every extra problem size of the spec (add_extra_sizes), and one
 // reported more than 10x faster than the original is verified again on new inputs.
+// With a VerifierPool (several GPUs of one model), the batch is first verified on all of them in
+// parallel, at every problem size; the variants that pass are then timed one after another on
+// the session's GPU as above, without verifying them again. The timing, the order and so the
+// decisions are those of one GPU.
 #pragma once
 
 #include <chrono>
@@ -15,6 +19,7 @@
 
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/protocol.h"
+#include "driver/measure/verifier_pool.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
@@ -51,18 +56,41 @@ class CandidateEvaluator : public search::Evaluator {
     // Re-verification seeds start here (past every trial seed of the session).
     void set_reverify_seed(std::uint64_t seed) { next_reverify_seed_ = seed; }
 
+    // Verify each batch on these GPUs (the session's among them) before timing it on the
+    // session's. Null (the default): everything on the session's GPU. Each outcome's details
+    // then say which device verified it ("verified_on_device").
+    void set_verifier_pool(VerifierPool* pool) { pool_ = pool; }
+
   private:
+    using Compiled = std::vector<const compile::CompileResult*>;
+    std::vector<search::Outcome> evaluate_in_turn(const std::vector<search::Config>& batch,
+                                                  const Compiled& compiled);
+    std::vector<search::Outcome> evaluate_spread(const std::vector<search::Config>& batch,
+                                                 const Compiled& compiled);
     search::Outcome evaluate_one(const search::Config& config,
                                  const compile::CompileResult& compiled);
+    // The launch of `config` with its CUBIN written to the scratch folder; or why it has none.
+    std::optional<search::Outcome> write_image(const search::Config& config,
+                                               const compile::CompileResult& compiled,
+                                               LaunchSpec& launch);
+    // After timing: a claim over 10x verified again, the incumbent replaced by a winner, the
+    // image of a variant that did not win removed.
+    search::Outcome settle(const LaunchSpec& launch, const Measurement& timed,
+                           search::Outcome outcome);
     std::chrono::milliseconds hang_timeout() const;
-    // Verifies `config` at every extra problem size: false, with `outcome` replaced by the
-    // failure, when it fails at one.
-    bool verify_extra_sizes(const search::Config& config, const LaunchSpec& launch,
-                            search::Outcome& outcome);
+    // Verifies `config` at every extra problem size on `session`: nullopt when it passes at all
+    // (their verification time added to `verify_ms`), else the failure. Safe to call from
+    // several threads at once, each with its own session.
+    std::optional<search::Outcome> verify_extra_sizes(RemoteSession& session,
+                                                      const search::Config& config,
+                                                      const LaunchSpec& launch,
+                                                      std::chrono::milliseconds timeout,
+                                                      double& verify_ms) const;
 
     const spec::Spec& spec_;
     int arch_;
     RemoteSession& session_;
+    VerifierPool* pool_ = nullptr;
     std::filesystem::path scratch_;
     TimingSpec timing_;
     std::map<search::Config, compile::CompileResult> compiled_;

@@ -26,9 +26,10 @@ class GpuSession {
     // Runs the original kernel once on the inputs and keeps its outputs as the reference.
     Measurement run_reference(const LaunchSpec& launch);
     // Verifies a candidate (two poisoned runs, every trial against the reference), then times
-    // it, interleaved with `incumbent` when given.
+    // it, interleaved with `incumbent` when given. `verified`: the verification already passed
+    // on an identical GPU with the same inputs; only the inputs it leaves behind are restored.
     Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                         const LaunchSpec* incumbent = nullptr);
+                         const LaunchSpec* incumbent = nullptr, bool verified = false);
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
     // Hardware counters (Range Profiler) and stall samples by line (PC sampling) of one

@@ -143,6 +143,21 @@ void from_json(const nlohmann::json& json, TimingSpec& t) {
     t.rotate_inputs = json.value("rotate_inputs", false);
 }
 
+// "incumbent" and "verified" only when they say something: a single-GPU request stays as it was.
+void to_json(nlohmann::json& json, const EvaluateRequest& r) {
+    json = {{"op", "evaluate"}, {"launch", r.launch}, {"timing", r.timing}};
+    if (r.incumbent) json["incumbent"] = *r.incumbent;
+    if (r.verified) json["verified"] = true;
+}
+
+void from_json(const nlohmann::json& json, EvaluateRequest& r) {
+    r.launch = json.at("launch").get<LaunchSpec>();
+    r.timing = json.at("timing").get<TimingSpec>();
+    r.incumbent.reset();
+    if (json.contains("incumbent")) r.incumbent = json["incumbent"].get<LaunchSpec>();
+    r.verified = json.value("verified", false);
+}
+
 // Every field travels; readers default what an older worker did not send.
 #define OPTIML_MEASUREMENT_FIELDS(X)                                                             \
     X(ok)                                                                                        \

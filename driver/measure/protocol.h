@@ -5,10 +5,13 @@
 //   {"op":"setup","device":D,"problem":{...}}        -> {"ok":true}   allocate and fill buffers
 //   {"op":"reference","launch":{...}}                -> {"ok":true}   run the original, keep
 //   outputs
-//   {"op":"evaluate","launch":{...},"timing":{...}[,"incumbent":{...}]}
+//   {"op":"evaluate","launch":{...},"timing":{...}[,"incumbent":{...}][,"verified":true]}
 //                                                    -> Measurement   verify, then time
-//                                                    (interleaved
-//                                                       with the incumbent when one is given)
+//                                                       (interleaved with the incumbent when
+//                                                       one is given). "verified":true skips
+//                                                       the verification: it already passed on
+//                                                       an identical GPU with the same inputs
+//                                                       and binary (several GPUs, VerifierPool)
 //   {"op":"reverify","launch":{...},"seed":S}        -> Measurement   verify once more on inputs
 //                                                       drawn with seed offset S
 //   {"op":"profile","launch":{...},"request":{...}}  -> profile::ProfileResult  counters and
@@ -24,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +113,14 @@ struct Measurement {
     int input_copies = 0;
 };
 
+// An "evaluate" request, as it travels (the "op" included).
+struct EvaluateRequest {
+    LaunchSpec launch;
+    TimingSpec timing;
+    std::optional<LaunchSpec> incumbent;  // timed interleaved with the candidate
+    bool verified = false;                // skip verification: it passed on an identical GPU
+};
+
 // The problem a spec describes, at the spec's scalar values or, given `size`, at that size.
 Problem make_problem(const spec::Spec& spec, const spec::ProblemSize* size = nullptr);
 
@@ -123,6 +135,8 @@ void to_json(nlohmann::json& json, const LaunchSpec& launch);
 void from_json(const nlohmann::json& json, LaunchSpec& launch);
 void to_json(nlohmann::json& json, const TimingSpec& timing);
 void from_json(const nlohmann::json& json, TimingSpec& timing);
+void to_json(nlohmann::json& json, const EvaluateRequest& request);
+void from_json(const nlohmann::json& json, EvaluateRequest& request);
 void to_json(nlohmann::json& json, const Measurement& measurement);
 void from_json(const nlohmann::json& json, Measurement& measurement);
 

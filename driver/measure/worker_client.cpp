@@ -31,7 +31,10 @@ WorkerProcess::~WorkerProcess() {
 void WorkerProcess::start() {
     int in[2];
     int out[2];
-    if (pipe(in) != 0 || pipe(out) != 0)
+    // Close-on-exec: a worker started meanwhile for another GPU (VerifierPool) must not keep
+    // this worker's pipe ends open, or its death would read as a hang instead of an end of file.
+    // dup2 below clears the flag on the worker's own stdin and stdout.
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
         throw std::runtime_error("pipe: " + std::string(strerror(errno)));
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
@@ -207,10 +210,10 @@ Measurement RemoteSession::exchange(const nlohmann::json& request,
 }
 
 Measurement RemoteSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                                    std::chrono::milliseconds timeout,
-                                    const LaunchSpec* incumbent) {
-    nlohmann::json request = {{"op", "evaluate"}, {"launch", launch}, {"timing", timing}};
-    if (incumbent) request["incumbent"] = *incumbent;
+                                    std::chrono::milliseconds timeout, const LaunchSpec* incumbent,
+                                    bool verified) {
+    EvaluateRequest request{launch, timing, std::nullopt, verified};
+    if (incumbent) request.incumbent = *incumbent;
     return exchange(request, timeout);
 }
 

@@ -74,8 +74,12 @@ class RemoteSession {
 
     // Throws std::runtime_error if the original kernel itself cannot run.
     void start();
+    int device() const { return device_; }
+    // `verified`: the candidate passed verification on an identical GPU (VerifierPool); the
+    // worker only times it.
     Measurement evaluate(const LaunchSpec& launch, const TimingSpec& timing,
-                         std::chrono::milliseconds timeout, const LaunchSpec* incumbent = nullptr);
+                         std::chrono::milliseconds timeout, const LaunchSpec* incumbent = nullptr,
+                         bool verified = false);
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed,
                          std::chrono::milliseconds timeout);
     // Counters and stall samples of one launch (not verified: profile evaluated variants).

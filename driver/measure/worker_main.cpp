@@ -3,7 +3,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "driver/measure/gpu_session.h"
@@ -13,7 +12,6 @@ using optiml::measure::GpuSession;
 using optiml::measure::LaunchSpec;
 using optiml::measure::Measurement;
 using optiml::measure::Problem;
-using optiml::measure::TimingSpec;
 
 namespace {
 
@@ -73,11 +71,10 @@ int main() {
                 } else if (op == "verify") {
                     m = session->verify(launch);
                 } else {
-                    std::optional<LaunchSpec> incumbent;
-                    if (request.contains("incumbent"))
-                        incumbent = request["incumbent"].get<LaunchSpec>();
-                    m = session->evaluate(launch, request.at("timing").get<TimingSpec>(),
-                                          incumbent ? &*incumbent : nullptr);
+                    const auto evaluate = request.get<optiml::measure::EvaluateRequest>();
+                    m = session->evaluate(launch, evaluate.timing,
+                                          evaluate.incumbent ? &*evaluate.incumbent : nullptr,
+                                          evaluate.verified);
                 }
                 reply(m);
                 if (m.fatal) return 3;  // the context is unusable: the driver starts a new worker

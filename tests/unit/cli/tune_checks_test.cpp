@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "driver/cli/kernel_build.h"
@@ -40,9 +41,9 @@ class TuneChecksTest : public ::testing::Test {
         options_.host_compiler = OPTIML_TEST_CXX;
     }
     void TearDown() override {
-        unsetenv("OPTIML_WORKER");
-        unsetenv("FAKE_REQUEST_LOG");
-        unsetenv("OPTIML_LOCK_FILE");
+        for (const char* name : {"OPTIML_WORKER", "FAKE_REQUEST_LOG", "OPTIML_LOCK_FILE",
+                                 "FAKE_DEVICES", "OPTIML_DEVICES"})
+            unsetenv(name);
         fs::remove_all(dir_);
     }
 
@@ -132,6 +133,62 @@ TEST_F(TuneChecksTest, AComparisonFunctionThatDoesNotCompileStopsTheBuildNamingI
     EXPECT_NE(log.str().find(expected), std::string::npos) << log.str();
     EXPECT_NE(log.str().find("does not compile"), std::string::npos) << log.str();
     EXPECT_TRUE(requests("evaluate").empty()) << "nothing may be evaluated without the function";
+}
+
+// Several GPUs of one model (the scripted worker lists $FAKE_DEVICES identical ones): each gets
+// a worker with both problem sizes and verifies; the first times every variant, told that it
+// was verified; $OPTIML_DEVICES restricts which take part.
+TEST_F(TuneChecksTest, TwoGpusOfOneModelVerifyAndTheFirstTimesEveryVariant) {
+    setenv("FAKE_DEVICES", "2", 1);
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    EXPECT_NE(log.str().find("sm_90: 2 GPUs verify (devices 0,1); device 0 times every variant"),
+              std::string::npos)
+        << log.str();
+    const nlohmann::json m = manifest();
+    EXPECT_EQ(m["devices"], nlohmann::json::parse("[0, 1]"));
+    std::map<int, int> setups_per_device;
+    for (const auto& setup : requests("setup")) ++setups_per_device[setup["device"].get<int>()];
+    EXPECT_EQ(setups_per_device, (std::map<int, int>{{0, 2}, {1, 2}})) << "both sizes on both";
+    const auto evaluates = requests("evaluate");
+    EXPECT_EQ(evaluates.size(), m["search"]["evaluations"].get<std::size_t>());
+    for (const auto& evaluate : evaluates) EXPECT_EQ(evaluate.value("verified", false), true);
+    std::map<int, int> verifies_per_size;
+    for (const auto& verify : requests("verify")) ++verifies_per_size[verify["problem_index"]];
+    EXPECT_EQ(verifies_per_size[0], static_cast<int>(evaluates.size()));
+    EXPECT_EQ(verifies_per_size[1], static_cast<int>(evaluates.size()));
+    for (const auto& row : m["trace"]) EXPECT_TRUE(row["details"].contains("verified_on_device"));
+}
+
+TEST_F(TuneChecksTest, OptimlDevicesOfOneGpuIsTheSingleGpuPath) {
+    setenv("FAKE_DEVICES", "2", 1);
+    setenv("OPTIML_DEVICES", "0", 1);
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    EXPECT_EQ(log.str().find("GPUs verify"), std::string::npos) << log.str();
+    EXPECT_EQ(manifest()["devices"], nlohmann::json::parse("[0]"));
+    EXPECT_EQ(requests("setup").size(), 2u);
+    for (const auto& evaluate : requests("evaluate")) EXPECT_FALSE(evaluate.contains("verified"));
+    for (const auto& verify : requests("verify")) EXPECT_EQ(verify["problem_index"], 1);
+}
+
+TEST_F(TuneChecksTest, OptimlDevicesChoosesTheGpuThatTunes) {
+    setenv("FAKE_DEVICES", "2", 1);
+    setenv("OPTIML_DEVICES", "1", 1);
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    EXPECT_EQ(manifest()["devices"], nlohmann::json::parse("[1]"));
+    for (const auto& setup : requests("setup")) EXPECT_EQ(setup["device"], 1);
+}
+
+TEST_F(TuneChecksTest, AMalformedOptimlDevicesStopsTheBuildNamingIt) {
+    setenv("OPTIML_DEVICES", "0;1", 1);
+    std::ostringstream log;
+    EXPECT_EQ(run_build(options_, log), 1);
+    EXPECT_NE(log.str().find("optiml: error: OPTIML_DEVICES='0;1': '0;1' is not a device index"),
+              std::string::npos)
+        << log.str();
+    EXPECT_TRUE(requests("evaluate").empty());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 namespace optiml::measure {
 namespace {
@@ -23,13 +24,16 @@ class CandidateEvaluatorTest : public ::testing::Test {
         spec_ = spec::load_spec(fs::path(OPTIML_TEST_DATA) / "scale.optiml.json");
     }
     void TearDown() override {
-        unsetenv("FAKE_TIMES");
-        unsetenv("FAKE_FAIL_EXTRA");
-        unsetenv("FAKE_REQUEST_LOG");
+        for (const char* name :
+             {"FAKE_TIMES", "FAKE_FAIL_EXTRA", "FAKE_REQUEST_LOG", "FAKE_FAIL_MAIN", "FAKE_CRASH",
+              "FAKE_VERIFY_LOG", "FAKE_TIMED_LOG"})
+            unsetenv(name);
         fs::remove_all(scratch_);
     }
 
-    search::Result tune(const TimingSpec& timing = {}) {
+    // `gpus` > 1: that many scripted workers (devices 0, 1, ...) verify through a VerifierPool;
+    // device 0 times.
+    search::Result tune(const TimingSpec& timing = {}, int gpus = 1) {
         LaunchSpec original = make_launch(spec_, spec_.default_config());
         original.symbol = "scale";
         original.image_path = (scratch_ / "original.cubin").string();
@@ -37,7 +41,16 @@ class CandidateEvaluatorTest : public ::testing::Test {
         RemoteSession session(OPTIML_FAKE_TIMING_WORKER, 0, problem, original);
         add_extra_sizes(spec_, problem, original, session);
         session.start();
+        std::vector<std::unique_ptr<RemoteSession>> others;
+        for (int device = 1; device < gpus; ++device) {
+            others.push_back(std::make_unique<RemoteSession>(OPTIML_FAKE_TIMING_WORKER, device,
+                                                             problem, original));
+            add_extra_sizes(spec_, problem, original, *others.back());
+        }
+        VerifierPool pool(session, std::move(others));
+        if (!pool.start().empty()) throw std::runtime_error("a scripted worker did not start");
         CandidateEvaluator evaluator(spec_, 90, session, scratch_, timing);
+        if (gpus > 1) evaluator.set_verifier_pool(&pool);
         search::Space space;
         space.names = {"block_size_x"};
         space.values = {spec_.parameters[0].values};
@@ -101,6 +114,91 @@ TEST_F(CandidateEvaluatorTest, TheTraceSaysHowEachRunStartedCold) {
     EXPECT_EQ(row(rotated, 128).outcome.details.count("l2_flushed"), 0u);
 }
 
+// Several GPUs: verification spread over them, timing on the first, the decisions those of one
+// GPU. Scripted: 512 fails verification at the main size, 128 kills the worker verifying it.
+class SeveralGpusTest : public CandidateEvaluatorTest {
+  protected:
+    void SetUp() override {
+        CandidateEvaluatorTest::SetUp();
+        setenv("FAKE_FAIL_MAIN", "512", 1);
+        setenv("FAKE_CRASH", "128", 1);
+    }
+    static std::vector<std::string> lines(const fs::path& file) {
+        std::ifstream in(file);
+        std::vector<std::string> found;
+        for (std::string line; std::getline(in, line);) found.push_back(line);
+        return found;
+    }
+};
+
+// Everything the search decides from: which variants passed, why the others failed, their
+// times, which won against the incumbent, and so the best and the baseline.
+void expect_same_decisions(const search::Result& one_gpu, const search::Result& several) {
+    ASSERT_EQ(one_gpu.trace.size(), several.trace.size());
+    for (std::size_t i = 0; i < one_gpu.trace.size(); ++i) {
+        const auto& a = one_gpu.trace[i];
+        const auto& b = several.trace[i];
+        SCOPED_TRACE(search::format_config(a.config));
+        EXPECT_EQ(a.config, b.config);
+        EXPECT_EQ(a.outcome.ok, b.outcome.ok);
+        EXPECT_EQ(a.outcome.status, b.outcome.status);
+        EXPECT_EQ(a.outcome.message, b.outcome.message);
+        EXPECT_EQ(a.outcome.beats_incumbent, b.outcome.beats_incumbent);
+        EXPECT_DOUBLE_EQ(a.outcome.median_ms, b.outcome.median_ms);
+        EXPECT_EQ(a.outcome.details.count("reverified"), b.outcome.details.count("reverified"));
+    }
+    EXPECT_EQ(one_gpu.best, several.best);
+    EXPECT_EQ(one_gpu.baseline, several.baseline);
+}
+
+TEST_F(SeveralGpusTest, TheDecisionsAreThoseOfOneGpu) {
+    const search::Result one_gpu = tune();
+    const search::Result two_gpus = tune({}, 2);
+    expect_same_decisions(one_gpu, two_gpus);
+    // The scripted verdicts really happened, on both paths alike.
+    EXPECT_EQ(row(two_gpus, 512).outcome.status, "mismatch");
+    EXPECT_EQ(row(two_gpus, 128).outcome.status, "worker_died");
+    EXPECT_EQ(row(two_gpus, 1024).outcome.status, "mismatch") << "the >10x claim re-verified";
+    ASSERT_TRUE(two_gpus.best);
+    EXPECT_EQ(two_gpus.trace[*two_gpus.best].config.at("block_size_x"), 64);
+    for (const auto& item : two_gpus.trace) {
+        const double device = item.outcome.details.at("verified_on_device");
+        EXPECT_TRUE(device == 0 || device == 1) << device;
+    }
+    for (const auto& item : one_gpu.trace)
+        EXPECT_EQ(item.outcome.details.count("verified_on_device"), 0u);
+}
+
+TEST_F(SeveralGpusTest, TheFirstGpuTimesOnlyWhatThePoolPassedWithoutVerifyingItAgain) {
+    setenv("FAKE_TIMED_LOG", (scratch_ / "timed.log").c_str(), 1);
+    setenv("FAKE_VERIFY_LOG", (scratch_ / "verified.log").c_str(), 1);
+    const search::Result result = tune({}, 2);
+    // 256 is the baseline (its own batch), then 64, 128, 512, 1024 in one batch.
+    const std::vector<std::string> timed{"0 256 verified", "0 64 verified", "0 1024 verified"};
+    EXPECT_EQ(lines(scratch_ / "timed.log"), timed);
+    std::multiset<std::string> blocks;
+    for (const auto& line : lines(scratch_ / "verified.log")) {
+        const auto space = line.find(' ');
+        const std::string device = line.substr(0, space);
+        EXPECT_TRUE(device == "0" || device == "1") << line;
+        blocks.insert(line.substr(space + 1));
+    }
+    EXPECT_EQ(blocks, (std::multiset<std::string>{"64", "128", "256", "512", "1024"}))
+        << "each variant verified once, at the main size";
+    EXPECT_GT(row(result, 64).outcome.details.at("verify_ms"), 0.0)
+        << "the verifying GPU's verification time is kept";
+}
+
+TEST_F(SeveralGpusTest, WithoutAPoolTheWorkerVerifiesAsItTimes) {
+    setenv("FAKE_TIMED_LOG", (scratch_ / "timed.log").c_str(), 1);
+    setenv("FAKE_VERIFY_LOG", (scratch_ / "verified.log").c_str(), 1);
+    (void)tune();
+    const std::vector<std::string> timed{"0 256 unverified", "0 64 unverified", "0 128 unverified",
+                                         "0 512 unverified", "0 1024 unverified"};
+    EXPECT_EQ(lines(scratch_ / "timed.log"), timed);
+    EXPECT_TRUE(lines(scratch_ / "verified.log").empty());
+}
+
 // Extra problem sizes: every variant that passes at the main size is verified at each, with the
 // geometry that size gives; a failure there rejects it, its message led by the size.
 class ExtraSizeTest : public CandidateEvaluatorTest {
@@ -152,6 +250,21 @@ TEST_F(ExtraSizeTest, TheWorkerHoldsTheSecondProblemWithItsOwnReference) {
     // at the extra size once.
     EXPECT_EQ(requests("evaluate").size(), 5u);
     EXPECT_EQ(requests("verify").size(), 5u);
+}
+
+TEST_F(ExtraSizeTest, SeveralGpusVerifyEverySizeAndRejectWhatOneGpuRejects) {
+    setenv("FAKE_FAIL_EXTRA", "64", 1);
+    const search::Result one_gpu = tune();
+    fs::remove(requests_);
+    const search::Result two_gpus = tune({}, 2);
+    expect_same_decisions(one_gpu, two_gpus);
+    EXPECT_EQ(row(two_gpus, 64).outcome.message,
+              "at n=1000003: y: never written (grid 15626, problem 1)");
+    EXPECT_DOUBLE_EQ(row(two_gpus, 128).outcome.details.at("extra_sizes_verify_ms"), 2.5);
+    EXPECT_EQ(requests("setup").size(), 4u) << "both workers hold both problem sizes";
+    // 64 fails at the extra size: verified there, never timed.
+    EXPECT_EQ(requests("verify").size(), 10u);
+    EXPECT_EQ(requests("evaluate").size(), 4u);
 }
 
 TEST_F(ExtraSizeTest, WithoutExtraSizesNothingIsVerifiedTwice) {

@@ -4,9 +4,14 @@
 #   median(block) from the table below, 95% interval +-1%; the incumbent is timed the same way.
 #   block 1024 claims an implausible speedup and fails re-verification.
 # FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table.
-# "verify" requests (extra problem sizes) pass, except for the block size in FAKE_FAIL_EXTRA,
-# whose reply names the grid and problem index it was sent. Every request is appended to
-# $FAKE_REQUEST_LOG when that is set.
+# "verify" requests at an extra problem size (problem_index 1..) pass, except for the block size
+# in FAKE_FAIL_EXTRA, whose reply names the grid and problem index it was sent. Every request is
+# appended to $FAKE_REQUEST_LOG when that is set.
+# Verification at the spec's own size (an "evaluate" without "verified":true, or a "verify" of
+# problem 0, as a VerifierPool sends): the block size in FAKE_FAIL_MAIN fails it as a mismatch,
+# the one in FAKE_CRASH makes the worker exit. Each such "verify" appends "<device> <block>" to
+# $FAKE_VERIFY_LOG (the device the worker was set up on); each "evaluate" appends
+# "<device> <block> verified|unverified" to $FAKE_TIMED_LOG.
 times=${FAKE_TIMES:-"64:0.64 128:2.55 256:2.56 512:3.00 1024:0.10"}
 median_of() {
   for pair in $times; do
@@ -19,10 +24,24 @@ block_of() { local rest=${1#*\"$2\":}; grep -o '"block":\[[0-9]*' <<<"$rest" | h
 interval() { awk -v m="$1" 'BEGIN { printf "\"median_ms\":%s,\"ci_low_ms\":%.6f,\"ci_high_ms\":%.6f", m, m * 0.99, m * 1.01 }'; }
 incumbent_interval() { awk -v m="$1" 'BEGIN { printf "\"incumbent_median_ms\":%s,\"incumbent_ci_low_ms\":%.6f,\"incumbent_ci_high_ms\":%.6f,\"incumbent_runs\":20,\"has_incumbent\":true", m, m * 0.99, m * 1.01 }'; }
 number_after() { grep -o "\"$2\":\[\?[0-9]*" <<<"$1" | head -n1 | grep -o '[0-9]*$'; }
+# Verification at the main size of the candidate in request $1: exits or prints a failure reply
+# (status 1) when it is scripted to fail.
+main_verification_fails() {
+  local block
+  block=$(block_of "$1" launch)
+  [[ $block == "${FAKE_CRASH:-none}" ]] && exit 9
+  if [[ $block == "${FAKE_FAIL_MAIN:-none}" ]]; then
+    echo '{"ok":false,"status":"mismatch","message":"y[3]: got nan, expected 1 (trial 2)"}'
+    return 0
+  fi
+  return 1
+}
+device=-1
 while IFS= read -r line; do
   echo "$line" >> "${FAKE_REQUEST_LOG:-/dev/null}"
   case "$line" in
-    *'"op":"setup"'*|*'"op":"reference"'*) echo '{"ok":true}' ;;
+    *'"op":"setup"'*) device=$(number_after "$line" device); echo '{"ok":true}' ;;
+    *'"op":"reference"'*) echo '{"ok":true}' ;;
     *'"op":"reverify"'*)
       if [[ $(block_of "$line" launch) == 1024 ]]; then
         echo '{"ok":false,"status":"mismatch","message":"y[7]: got 1, expected 2 (planted)"}'
@@ -30,12 +49,19 @@ while IFS= read -r line; do
         echo '{"ok":true,"status":"ok"}'
       fi ;;
     *'"op":"verify"'*)
-      if [[ $(block_of "$line" launch) == "${FAKE_FAIL_EXTRA:-none}" ]]; then
+      if [[ $(number_after "$line" problem_index) == 0 ]]; then
+        echo "$device $(block_of "$line" launch)" >> "${FAKE_VERIFY_LOG:-/dev/null}"
+        main_verification_fails "$line" || echo '{"ok":true,"status":"ok","verify_ms":2.0}'
+      elif [[ $(block_of "$line" launch) == "${FAKE_FAIL_EXTRA:-none}" ]]; then
         echo "{\"ok\":false,\"status\":\"unwritten\",\"message\":\"y: never written (grid $(number_after "$line" grid), problem $(number_after "$line" problem_index))\"}"
       else
         echo '{"ok":true,"status":"ok","verify_ms":2.5}'
       fi ;;
     *'"op":"evaluate"'*)
+      verified=unverified
+      [[ $line == *'"verified":true'* ]] && verified=verified
+      echo "$device $(block_of "$line" launch) $verified" >> "${FAKE_TIMED_LOG:-/dev/null}"
+      [[ $verified == unverified ]] && main_verification_fails "$line" && continue
       reply="{\"ok\":true,\"status\":\"ok\",\"runs\":20,$(interval "$(median_of "$(block_of "$line" launch)")")"
       # The cold-cache method the timing asked for, as the real worker reports it.
       if [[ $line == *'"rotate_inputs":true'* ]]; then

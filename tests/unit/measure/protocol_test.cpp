@@ -93,6 +93,29 @@ TEST(Protocol, MeasurementsSayHowTheCacheWasMadeCold) {
     EXPECT_EQ(older.input_copies, 0);
 }
 
+TEST(Protocol, AnEvaluateRequestCarriesVerifiedOnlyWhenVerificationIsToBeSkipped) {
+    EvaluateRequest request;
+    request.launch = {"/tmp/c.cubin", "_Z1kv", {8, 1, 1}, {128, 1, 1}, 0};
+    request.incumbent = LaunchSpec{"/tmp/i.cubin", "_Z1iv", {4, 1, 1}, {256, 1, 1}, 0};
+    request.verified = true;
+    const nlohmann::json sent = request;
+    EXPECT_EQ(sent.at("op"), "evaluate");
+    EXPECT_EQ(sent.at("verified"), true);
+    const EvaluateRequest back = sent.get<EvaluateRequest>();
+    EXPECT_TRUE(back.verified);
+    EXPECT_EQ(back.launch.symbol, "_Z1kv");
+    ASSERT_TRUE(back.incumbent);
+    EXPECT_EQ(back.incumbent->block[0], 256u);
+
+    // One GPU: the request is what it was before the flag existed, and the worker verifies.
+    const nlohmann::json plain = EvaluateRequest{request.launch, {}, std::nullopt, false};
+    EXPECT_FALSE(plain.contains("verified"));
+    EXPECT_FALSE(plain.contains("incumbent"));
+    const EvaluateRequest plain_back = plain.get<EvaluateRequest>();
+    EXPECT_FALSE(plain_back.verified);
+    EXPECT_FALSE(plain_back.incumbent);
+}
+
 TEST(Protocol, TheSpecsColdCacheMethodBecomesTheTiming) {
     spec::Spec spec =
         spec::load_spec(std::filesystem::path(OPTIML_TEST_DATA) / "scale.optiml.json");
