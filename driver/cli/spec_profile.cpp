@@ -48,15 +48,6 @@ std::optional<search::Config> cached_winner(const SpecProfileOptions& options,
     return std::nullopt;
 }
 
-measure::LaunchSpec write_variant(const spec::Spec& spec, const search::Config& config,
-                                  const compile::CompileResult& compiled, const fs::path& path) {
-    std::ofstream(path, std::ios::binary) << compiled.binary;
-    measure::LaunchSpec launch = measure::make_launch(spec, config);
-    launch.symbol = compiled.lowered_name;
-    launch.image_path = path.string();
-    return launch;
-}
-
 void write_text(const fs::path& path, const std::string& text) {
     if (path.empty()) return;
     std::ofstream out(path, std::ios::binary);
@@ -96,8 +87,8 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
         log << "optiml: error: the original kernel does not compile with NVRTC:\n" << original.log;
         return 1;
     }
-    const measure::LaunchSpec original_launch =
-        write_variant(spec, spec.default_config(), original, scratch.path() / "original.cubin");
+    const measure::LaunchSpec original_launch = measure::write_launch(
+        spec, spec.default_config(), original, scratch.path() / "original.cubin");
     measure::LaunchSpec launch = original_launch;
     if (!config.empty()) {
         const auto variant = compile::compile(
@@ -106,7 +97,7 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
             log << "optiml: error: the variant does not compile:\n" << variant.log;
             return 1;
         }
-        launch = write_variant(spec, config, variant, scratch.path() / "variant.cubin");
+        launch = measure::write_launch(spec, config, variant, scratch.path() / "variant.cubin");
     }
 
     // Fixed inputs (seed base 0), so that an outside profiler sees the same data on a rerun.

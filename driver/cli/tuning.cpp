@@ -131,13 +131,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         log << prefix << "the original kernel does not compile with NVRTC:\n" << original.log;
         return std::nullopt;
     }
-    measure::LaunchSpec original_launch = measure::make_launch(spec, spec.default_config());
-    original_launch.symbol = original.lowered_name;
-    original_launch.image_path = (scratch.path() / "original.cubin").string();
-    {
-        std::ofstream out(original_launch.image_path, std::ios::binary);
-        out << original.binary;
-    }
+    const measure::LaunchSpec original_launch = measure::write_launch(
+        spec, spec.default_config(), original, scratch.path() / "original.cubin");
 
     // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
     measure::Problem problem = measure::make_problem(spec);

@@ -19,12 +19,7 @@ std::optional<measure::LaunchSpec> launch_of(const EvidenceInputs& in, const sea
                                              const std::string& file) {
     const compile::CompileResult* compiled = in.evaluator->compiled(config);
     if (!compiled || !compiled->ok) return std::nullopt;
-    const fs::path path = in.scratch / file;
-    std::ofstream(path, std::ios::binary) << compiled->binary;
-    measure::LaunchSpec launch = measure::make_launch(*in.spec, config);
-    launch.symbol = compiled->lowered_name;
-    launch.image_path = path.string();
-    return launch;
+    return measure::write_launch(*in.spec, config, *compiled, in.scratch / file);
 }
 
 }  // namespace

@@ -74,6 +74,15 @@ LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
     return launch;
 }
 
+LaunchSpec write_launch(const spec::Spec& spec, const search::Config& config,
+                        const compile::CompileResult& compiled, const fs::path& image) {
+    LaunchSpec launch = make_launch(spec, config);
+    launch.symbol = compiled.lowered_name;
+    launch.image_path = image.string();
+    std::ofstream(image, std::ios::binary) << compiled.binary;
+    return launch;
+}
+
 void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSpec& original,
                      RemoteSession& session) {
     for (const spec::ProblemSize& size : spec.check.extra_sizes) {
@@ -199,14 +208,12 @@ std::chrono::milliseconds CandidateEvaluator::hang_timeout() const {
 std::optional<search::Outcome> CandidateEvaluator::write_image(
     const search::Config& config, const compile::CompileResult& compiled, LaunchSpec& launch) {
     try {
-        launch = make_launch(spec_, config);
+        launch =
+            write_launch(spec_, config, compiled,
+                         scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin"));
     } catch (const std::exception& e) {
         return failure("launch_error", e.what());
     }
-    launch.symbol = compiled.lowered_name;
-    launch.image_path =
-        (scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin")).string();
-    std::ofstream(launch.image_path, std::ios::binary) << compiled.binary;
     return std::nullopt;
 }
 

@@ -36,6 +36,11 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
                        const spec::ProblemSize* size = nullptr);
 
+// make_launch() for a compiled variant whose CUBIN is written to `image`: what the worker loads.
+// Throws as make_launch() does.
+LaunchSpec write_launch(const spec::Spec& spec, const search::Config& config,
+                        const compile::CompileResult& compiled, const std::filesystem::path& image);
+
 // Sets up every check.extra_sizes entry of the spec on `session` (before its start()), in order,
 // so that the evaluator finds extra size i at problem index i + 1. `main` is the problem at the
 // spec's size (its seeds and comparison function carry over); `original` the original kernel's
