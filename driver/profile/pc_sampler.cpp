@@ -149,7 +149,12 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
     try {
         SamplingEnabled enabled(context);
         const StallReasons reasons = stall_reasons(context);
-        SampleBuffer buffer(reasons.indices.size());
+        // CUPTI writes records into the buffer given in the configuration (at a kernel's end or
+        // at Stop) and keeps what does not fit for cuptiPCSamplingGetData, which needs a buffer
+        // of its own: fetching into the configured one overwrote the records already there
+        // (the 51 ms original matmul on an H200, two launches, came back empty that way).
+        SampleBuffer configured(reasons.indices.size());
+        SampleBuffer fetched(reasons.indices.size());
 
         CUpti_PCSamplingConfigurationInfo start_stop{};
         start_stop.attributeType =
@@ -162,7 +167,7 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
                        : CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS;
         CUpti_PCSamplingConfigurationInfo destination{};
         destination.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER;
-        destination.attributeData.samplingDataBufferData.samplingDataBuffer = &buffer.data;
+        destination.attributeData.samplingDataBufferData.samplingDataBuffer = &configured.data;
         CUpti_PCSamplingConfigurationInfo sampling_period{};
         sampling_period.attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD;
         sampling_period.attributeData.samplingPeriodData.samplingPeriod = period;
@@ -199,25 +204,13 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
         // profiled in the same worker.
         LineMapper lines(cubin);
         bool buffer_full = false;
-        CUpti_PCSamplingGetDataParams get{};
-        get.size = CUpti_PCSamplingGetDataParamsSize;
-        get.ctx = context;
-        get.pcSamplingData = &buffer.data;
-        // CUPTI decodes the hardware buffer on worker threads, so the last kernel's samples can
-        // arrive after Stop: poll until some came and then a few polls in a row bring nothing
-        // (or a deadline passes). Seen on an H200: one 51 ms launch gave nothing without this.
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
-        int empty_polls = 0;
-        bool got_any = false;
-        while (std::chrono::steady_clock::now() < deadline) {
-            cupti_check(cuptiPCSamplingGetData(&get), "cuptiPCSamplingGetData");
-            got_any = got_any || buffer.data.totalNumPcs > 0;
-            empty_polls = buffer.data.totalNumPcs > 0 ? 0 : empty_polls + 1;
-            result.total_samples = std::max(result.total_samples, buffer.data.totalSamples);
-            result.dropped_samples = std::max(result.dropped_samples, buffer.data.droppedSamples);
-            buffer_full = buffer_full || buffer.data.hardwareBufferFull != 0;
-            for (std::size_t p = 0; p < buffer.data.totalNumPcs; ++p) {
-                const CUpti_PCSamplingPCData& pc = buffer.pcs[p];
+        // Adds a buffer's records to by_line and empties it.
+        auto consume = [&](CUpti_PCSamplingData& data) {
+            result.total_samples += data.totalSamples;
+            result.dropped_samples += data.droppedSamples;
+            buffer_full = buffer_full || data.hardwareBufferFull != 0;
+            for (std::size_t p = 0; p < data.totalNumPcs; ++p) {
+                const CUpti_PCSamplingPCData& pc = data.pPcData[p];
                 if (!pc.functionName || function != pc.functionName) continue;  // e.g. the flush
                 const auto [file, line] = lines.line_of(pc.functionName, pc.pcOffset);
                 for (std::size_t r = 0; r < pc.stallReasonCount; ++r) {
@@ -227,7 +220,30 @@ StallCollection sample_stalls(CUcontext context, const std::string& cubin,
                     by_line[{file, line, name->second}] += reason.samples;
                 }
             }
-            if (buffer.data.remainingNumPcs > 0) continue;  // more already decoded: fetch now
+            const bool had_records = data.totalNumPcs > 0;
+            data.totalNumPcs = 0;
+            data.totalSamples = 0;
+            data.droppedSamples = 0;
+            return had_records;
+        };
+        CUpti_PCSamplingGetDataParams get{};
+        get.size = CUpti_PCSamplingGetDataParamsSize;
+        get.ctx = context;
+        get.pcSamplingData = &fetched.data;
+        // CUPTI decodes the hardware buffer on worker threads, so the last kernel's samples can
+        // arrive after Stop: poll until some came and then a few polls in a row bring nothing
+        // (or a deadline passes).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+        int empty_polls = 0;
+        bool got_any = false;
+        while (std::chrono::steady_clock::now() < deadline) {
+            bool got = consume(configured.data);
+            cupti_check(cuptiPCSamplingGetData(&get), "cuptiPCSamplingGetData");
+            const bool more = fetched.data.remainingNumPcs > 0;
+            got = consume(fetched.data) || got;
+            got_any = got_any || got;
+            empty_polls = got ? 0 : empty_polls + 1;
+            if (more) continue;  // more already decoded: fetch now
             if (got_any && empty_polls >= 3) break;
             std::this_thread::sleep_for(kPollInterval);
         }
