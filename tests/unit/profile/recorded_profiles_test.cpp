@@ -101,6 +101,44 @@ TEST(RecordedProfiles, SaxpyStallsOnItsLoadsWhereTheyAreUsed) {
     }
 }
 
+// The original matmul's global-memory inner k-loop: from its `for` line to the `#endif` closing
+// that path in examples/matmul/kernels/matmul.cu (found by text, not by number).
+std::pair<int, int> matmul_inner_loop() {
+    std::ifstream source(std::filesystem::path(OPTIML_SOURCE_DIR) /
+                         "examples/matmul/kernels/matmul.cu");
+    std::string text;
+    int line = 0, first = 0, last = 0;
+    while (std::getline(source, text) && last == 0) {
+        ++line;
+        if (text.find("for (int k = 0; k < K; ++k, b_row += N)") != std::string::npos) first = line;
+        if (first > 0 && line > first && text.rfind("#endif", 0) == 0) last = line;
+    }
+    return {first, last};
+}
+
+// It waits on the loads of that loop, in `optiml profile`'s report and in the "before" report a
+// tuning stored.
+TEST(RecordedProfiles, OriginalMatmulStallsInItsInnerLoop) {
+    const auto [first, last] = matmul_inner_loop();
+    ASSERT_GT(first, 0);
+    ASSERT_GT(last, first);
+    const analysis::EvidenceReport report = rebuild(load("matmul_original.json"));
+    ASSERT_TRUE(report.stalls.has_value());
+    ASSERT_FALSE(report.stalls->dominant.empty());
+    const auto& top = report.stalls->dominant.front();
+    EXPECT_EQ(top.file, "matmul.cu");
+    EXPECT_GE(top.line, first);
+    EXPECT_LT(top.line, last);
+    EXPECT_EQ(top.reason, "long_scoreboard");
+
+    const nlohmann::json before = load("matmul_tuning_evidence.json").at("before");
+    ASSERT_FALSE(before.at("stalls").is_null());
+    const auto& stored = before.at("stalls").at("items").at(0);
+    EXPECT_EQ(stored.at("file").get<std::string>(), "matmul.cu");
+    EXPECT_GE(stored.at("line").get<int>(), first);
+    EXPECT_LT(stored.at("line").get<int>(), last);
+}
+
 TEST(RecordedProfiles, AThresholdOfZeroKeepsEveryStallAndSharesAddUp) {
     const nlohmann::json recorded = load("matmul_tuned.json");
     const auto raw = recorded.at("profiling").at("raw").get<ProfileResult>();
