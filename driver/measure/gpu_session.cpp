@@ -248,6 +248,15 @@ struct GpuSession::State {
         return r;
     }
 
+    // A candidate's module, once the reference exists; otherwise the failure that ends its turn.
+    std::optional<Measurement> load_candidate(const LaunchSpec& launch, LoadedKernel& kernel) {
+        if (reference.empty()) return failed("error", "no reference: send \"reference\" first");
+        std::string why;
+        if (CUresult r = load(launch, kernel, why); r != CUDA_SUCCESS)
+            return failed("load_error", why, is_sticky(r));
+        return std::nullopt;
+    }
+
     // Pointer arguments are the problem's own buffers, or `pointers` (a rotated copy) if given.
     CUresult launch_once(const LaunchSpec& launch, CUfunction function,
                          const std::vector<CUdeviceptr>* pointers = nullptr) {
@@ -481,11 +490,8 @@ Measurement GpuSession::run_reference(const LaunchSpec& launch) {
 Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& timing,
                                  const LaunchSpec* incumbent, bool verified) {
     State& s = *state_;
-    if (s.reference.empty()) return failed("error", "no reference: send \"reference\" first");
     LoadedKernel kernel;
-    std::string why;
-    if (CUresult r = s.load(launch, kernel, why); r != CUDA_SUCCESS)
-        return failed("load_error", why, is_sticky(r));
+    if (auto failure = s.load_candidate(launch, kernel)) return *failure;
 
     // Correctness first: a wrong kernel is never timed. Verified elsewhere, the buffers get the
     // last trial's inputs, as verification here would have left them for the timed runs.
@@ -500,6 +506,7 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     LoadedKernel incumbent_kernel;
     std::vector<std::pair<const LaunchSpec*, CUfunction>> kernels{{&launch, kernel.function}};
     if (incumbent) {
+        std::string why;
         if (s.load(*incumbent, incumbent_kernel, why) != CUDA_SUCCESS)
             return failed("error", "the incumbent no longer loads: " + why);
         kernels.emplace_back(incumbent, incumbent_kernel.function);
@@ -671,11 +678,8 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
 
 Measurement GpuSession::verify(const LaunchSpec& launch) {
     State& s = *state_;
-    if (s.reference.empty()) return failed("error", "no reference: send \"reference\" first");
     LoadedKernel kernel;
-    std::string why;
-    if (CUresult r = s.load(launch, kernel, why); r != CUDA_SUCCESS)
-        return failed("load_error", why, is_sticky(r));
+    if (auto failure = s.load_candidate(launch, kernel)) return *failure;
     const auto verify_start = std::chrono::steady_clock::now();
     if (auto verdict = s.verify(launch, kernel.function)) return *verdict;
     Measurement m;

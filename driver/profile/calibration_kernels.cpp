@@ -22,35 +22,28 @@ extern "C" __global__ void optiml_calibrate_copy(const float4* __restrict__ in,
     }
     for (; i < n; i += stride) out[i] = in[i];
 }
-extern "C" __global__ void optiml_calibrate_fp32(float* out, int iterations, float seed) {
-    float a[CHAINS];
+__device__ float fused(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ double fused(double a, double b, double c) { return __fma_rn(a, b, c); }
+template <typename T>
+__device__ void fma_chains(T* out, int iterations, float seed, T m, T k) {
+    T a[CHAINS];
 #pragma unroll
-    for (int c = 0; c < CHAINS; ++c) a[c] = seed + threadIdx.x * 1e-7f + c;
-    const float m = 0.999999f, k = 1e-7f;
+    for (int c = 0; c < CHAINS; ++c) a[c] = T(seed) + T(threadIdx.x) * k + T(c);
 #pragma unroll 16
     for (int i = 0; i < iterations; ++i) {
 #pragma unroll
-        for (int c = 0; c < CHAINS; ++c) a[c] = fmaf(a[c], m, k);
+        for (int c = 0; c < CHAINS; ++c) a[c] = fused(a[c], m, k);
     }
-    float sum = 0.0f;
+    T sum = 0;
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c) sum += a[c];
-    if (sum == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    if (sum == T(-1)) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+extern "C" __global__ void optiml_calibrate_fp32(float* out, int iterations, float seed) {
+    fma_chains<float>(out, iterations, seed, 0.999999f, 1e-7f);
 }
 extern "C" __global__ void optiml_calibrate_fp64(double* out, int iterations, float seed) {
-    double a[CHAINS];
-#pragma unroll
-    for (int c = 0; c < CHAINS; ++c) a[c] = seed + threadIdx.x * 1e-7 + c;
-    const double m = 0.999999, k = 1e-7;
-#pragma unroll 16
-    for (int i = 0; i < iterations; ++i) {
-#pragma unroll
-        for (int c = 0; c < CHAINS; ++c) a[c] = fma(a[c], m, k);
-    }
-    double sum = 0.0;
-#pragma unroll
-    for (int c = 0; c < CHAINS; ++c) sum += a[c];
-    if (sum == -1.0) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    fma_chains<double>(out, iterations, seed, 0.999999, 1e-7);
 }
 extern "C" __global__ void optiml_calibrate_fp16(unsigned* out, int iterations, float seed) {
     // Packed half2 FMAs through PTX, so no CUDA header is needed at run time.
