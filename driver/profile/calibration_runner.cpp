@@ -88,7 +88,9 @@ Calibration run_calibration(int device, const std::string& image_path) {
                 void* params[] = {&r.in, &r.out, &n};
                 const double seconds =
                     best_time(r, function, static_cast<unsigned>(sms) * 8, 512, params);
-                calibration.dram_bytes_per_s = static_cast<double>(copy_bytes()) / seconds;
+                const double rate = static_cast<double>(bandwidth_bytes(kernel)) / seconds;
+                calibration.dram_by_pattern[kernel.pattern] = rate;
+                calibration.dram_bytes_per_s = std::max(calibration.dram_bytes_per_s, rate);
             } else {
                 int iterations = kFmaIterations;
                 float seed = 1.0f;

@@ -99,6 +99,7 @@ void to_json(nlohmann::json& json, const Calibration& c) {
             {"message", c.message},
             {"device", c.device},
             {"dram_bytes_per_s", c.dram_bytes_per_s},
+            {"dram_by_pattern", c.dram_by_pattern},
             {"flops_per_s", c.flops_per_s},
             {"sm_clock_mhz", c.sm_clock_mhz},
             {"memory_clock_mhz", c.memory_clock_mhz}};
@@ -109,6 +110,7 @@ void from_json(const nlohmann::json& json, Calibration& c) {
     c.message = json.value("message", "");
     c.device = json.value("device", "");
     c.dram_bytes_per_s = json.value("dram_bytes_per_s", 0.0);
+    c.dram_by_pattern = json.value("dram_by_pattern", std::map<std::string, double>{});
     c.flops_per_s = json.value("flops_per_s", std::map<std::string, double>{});
     c.sm_clock_mhz = json.value("sm_clock_mhz", 0u);
     c.memory_clock_mhz = json.value("memory_clock_mhz", 0u);

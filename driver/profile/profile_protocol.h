@@ -56,8 +56,9 @@ struct Calibration {
     bool ok = false;
     std::string message;
     std::string device;
-    double dram_bytes_per_s = 0.0;
-    std::map<std::string, double> flops_per_s;  // "fp32", "fp64", "fp16"
+    double dram_bytes_per_s = 0.0;                  // the best of dram_by_pattern
+    std::map<std::string, double> dram_by_pattern;  // "copy", "read", "read2_write1"
+    std::map<std::string, double> flops_per_s;      // "fp32", "fp64", "fp16"
     unsigned sm_clock_mhz = 0;
     unsigned memory_clock_mhz = 0;
 };

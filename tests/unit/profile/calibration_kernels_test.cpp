@@ -1,5 +1,7 @@
 // The calibration kernels compile with the real NVRTC for the GPUs OptiML tunes on, and the
 // arithmetic that turns their times into ceilings counts what they do.
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "driver/compile/nvrtc_compiler.h"
@@ -24,7 +26,12 @@ TEST(CalibrationKernels, EveryKernelCompilesWithNvrtcWithoutHeaders) {
 }
 
 TEST(CalibrationKernels, CountsBytesAndFlopsOfOneLaunch) {
-    EXPECT_EQ(copy_bytes(), 2 * kCopyElements * 16);
+    std::map<std::string, std::uint64_t> bytes;
+    for (const auto& kernel : calibration_kernels())
+        if (kernel.precision == "dram") bytes[kernel.pattern] = bandwidth_bytes(kernel);
+    EXPECT_EQ(bytes.at("copy"), 2 * kCopyElements * 16);
+    EXPECT_EQ(bytes.at("read"), kCopyElements * 16);
+    EXPECT_EQ(bytes.at("read2_write1"), 3 * kCopyElements * 16);
     const double threads = 132.0 * kFmaBlocksPerSm * kFmaBlock;
     EXPECT_DOUBLE_EQ(fma_flops("fp32", 132), threads * kFmaIterations * kFmaChains * 2.0);
     EXPECT_DOUBLE_EQ(fma_flops("fp16", 132), 2.0 * fma_flops("fp32", 132));  // half2: 2 FMAs

@@ -44,6 +44,7 @@ TEST_F(DeviceCeilingsCache, ACachedCalibrationIsUsedWithoutMeasuring) {
     cached.ok = true;
     cached.device = "NVIDIA H200";
     cached.dram_bytes_per_s = 3.9e12;
+    cached.dram_by_pattern = {{"copy", 3.8e12}, {"read", 3.9e12}};
     cached.flops_per_s = {{"fp32", 6.4e13}};
     fs::create_directories(root_ / "devices");
     std::ofstream(ceilings_path(root_, device_)) << nlohmann::json(cached).dump();
@@ -64,10 +65,24 @@ TEST_F(DeviceCeilingsCache, ADamagedCacheIsMeasuredAgainAndAFailureIsANote) {
     EXPECT_NE(notes[0].find("calibrating the device failed"), std::string::npos) << notes[0];
 }
 
+// A calibration cached before the bandwidth patterns existed (copy rate only) is measured again.
+TEST_F(DeviceCeilingsCache, ACopyOnlyCalibrationIsMeasuredAgain) {
+    Calibration cached;
+    cached.ok = true;
+    cached.dram_bytes_per_s = 3.9e12;
+    cached.flops_per_s = {{"fp32", 6.4e13}};
+    fs::create_directories(root_ / "devices");
+    std::ofstream(ceilings_path(root_, device_)) << nlohmann::json(cached).dump();
+    std::vector<std::string> notes;
+    EXPECT_FALSE(device_ceilings(device_, root_, root_, notes).has_value());  // measures, fails here
+    EXPECT_EQ(notes.size(), 1u);
+}
+
 TEST_F(DeviceCeilingsCache, AnotherDriverIsNotServedAnOldCalibration) {
     Calibration cached;
     cached.ok = true;
     cached.dram_bytes_per_s = 3.9e12;
+    cached.dram_by_pattern = {{"copy", 3.9e12}};
     fs::create_directories(root_ / "devices");
     std::ofstream(ceilings_path(root_, device_)) << nlohmann::json(cached).dump();
     measure::DeviceInfo newer = device_;

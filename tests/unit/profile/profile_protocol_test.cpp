@@ -46,10 +46,12 @@ TEST(ProfileProtocol, RequestAndCalibrationRoundTrip) {
     Calibration c;
     c.ok = true;
     c.dram_bytes_per_s = 3.9e12;
+    c.dram_by_pattern = {{"copy", 3.8e12}, {"read", 3.9e12}};
     c.flops_per_s = {{"fp32", 6.4e13}};
     const Calibration cback = nlohmann::json(c).get<Calibration>();
     EXPECT_TRUE(cback.ok);
     EXPECT_DOUBLE_EQ(cback.dram_bytes_per_s, 3.9e12);
+    EXPECT_EQ(cback.dram_by_pattern, c.dram_by_pattern);
     EXPECT_EQ(cback.flops_per_s, c.flops_per_s);
 }
 
