@@ -1,27 +1,15 @@
-"""Prints the OptiML-vs-ncu table from the files ncu_compare.sh wrote (or, with --metrics, the
-comma-separated metric list to pass to ncu)."""
+"""Prints the OptiML-vs-ncu table from the files ncu_compare.sh wrote, over every counter OptiML
+collected (its proxy metrics, named as the Range Profiler and ncu both name them). With
+--metrics <variant>.optiml.json: the comma-separated metric list to pass to ncu for that variant."""
 import csv
 import io
 import json
 import sys
 from pathlib import Path
 
-# The issue's proxy metrics, as the Range Profiler and ncu both name them.
-METRICS = [
-    "gpu__time_duration.sum",
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "l1tex__throughput.avg.pct_of_peak_sustained_active",
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "l1tex__t_sectors.sum",
-    "lts__t_sectors.sum",
-    "smsp__inst_executed.sum",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
-    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-]
+
+def optiml_counters(path):
+    return json.loads(Path(path).read_text())["profiling"]["raw_counters"]
 
 
 def read_ncu(path):
@@ -35,8 +23,8 @@ def read_ncu(path):
 
 
 def main():
-    if sys.argv[1:] == ["--metrics"]:
-        print(",".join(METRICS))
+    if len(sys.argv) == 3 and sys.argv[1] == "--metrics":
+        print(",".join(sorted(optiml_counters(sys.argv[2]))))
         return
     out = Path(sys.argv[1])
     worst = 0.0
@@ -44,9 +32,9 @@ def main():
     print("|---|---|---|---|---|")
     for ours_path in sorted(out.glob("*.optiml.json")):
         name = ours_path.name[: -len(".optiml.json")]
-        ours = json.loads(ours_path.read_text())["profiling"]["raw_counters"]
+        ours = optiml_counters(ours_path)
         theirs = read_ncu(out / f"{name}.ncu.csv")
-        for metric in METRICS:
+        for metric in sorted(ours):
             a, b = ours.get(metric), theirs.get(metric)
             if a is None or b is None:
                 diff = "missing"

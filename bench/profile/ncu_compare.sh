@@ -13,7 +13,6 @@ out=$(realpath -m "${2:-$(mktemp -d)}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 export OPTIML_CACHE_DIR=${OPTIML_CACHE_DIR:-$out/cache}
-metrics=$(python3 "$root/bench/profile/ncu_compare.py" --metrics)
 
 for example in saxpy matmul; do
   spec=$root/examples/$example/kernels/$example.optiml.json
@@ -22,6 +21,8 @@ for example in saxpy matmul; do
     name=${example}_$variant
     "$optiml" profile --spec "$spec" --variant "$variant" --seed "$seed" --no-pc-sampling \
       --json "$out/$name.optiml.json" >/dev/null
+    # ncu collects exactly the counters OptiML reported for this variant.
+    metrics=$(python3 "$root/bench/profile/ncu_compare.py" --metrics "$out/$name.optiml.json")
     # The reference run launches the original once per correctness trial (3) before the variant
     # runs: skip those for the tuned variant.
     skip=0; [ "$variant" = tuned ] && skip=3

@@ -586,10 +586,9 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
     result.function.dynamic_shared_bytes = launch.shared_memory_bytes;
 
     // Trial-1 inputs restored, outputs poisoned, L2 evicted by reading the clean flush buffer.
-    ReadFlush& read_flush = *s.read_flush;
     auto prepare_cold = [&] {
         CUresult r = s.reset_buffers(s.trials[0], kPoisonA);
-        if (r == CUDA_SUCCESS) r = read_flush.flush(s.stream);
+        if (r == CUDA_SUCCESS) r = s.flush_l2();
         return r;
     };
     auto cold_launch = [&](CUfunction function) {
@@ -634,8 +633,8 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
             const auto start = std::chrono::steady_clock::now();
             int sms = 0;
             cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device);
-            // Kernel-serialized collection gave no samples at all for one kernel on an H200 (the
-            // 51 ms original matmul, at any period); continuous collection is tried next.
+            // Kernel-serialized collection first; should it bring no samples, continuous
+            // collection at this period and then at a shorter one.
             const std::uint32_t period =
                 std::min<std::uint32_t>(17, profile::sampling_period_for(kernel_ms, launches, sms));
             std::string tried;
@@ -652,7 +651,7 @@ profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
                         for (int i = 0; i < launches; ++i)
                             if (CUresult r = cold_launch(sampled.function); r != CUDA_SUCCESS)
                                 return r;
-                        return read_flush.flush(s.stream);
+                        return s.flush_l2();
                     });
                 const bool no_rights = stalls.note.find("rights") != std::string::npos;
                 if (stalls.done || no_rights) break;
