@@ -9,10 +9,7 @@ optiml=${1:?usage: custom_compare.sh <optiml executable> [host C++ compiler]}
 compiler=${2:-c++}
 planted=$(cd "$(dirname "$0")/planted" && pwd)
 
-if ! "$optiml" devices | grep -q "sm_"; then
-  echo "no CUDA GPU on this machine: skipped"
-  exit 77
-fi
+source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -7,10 +7,7 @@ set -uo pipefail
 optiml=${1:?usage: planted_faults.sh <optiml executable>}
 planted=$(cd "$(dirname "$0")/planted" && pwd)
 
-if ! "$optiml" devices | grep -q "sm_"; then
-  echo "no CUDA GPU on this machine: skipped"
-  exit 77
-fi
+source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

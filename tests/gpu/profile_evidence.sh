@@ -7,10 +7,7 @@
 set -euo pipefail
 optiml=$1 source_dir=$2
 
-if ! "$optiml" devices | grep -q "sm_"; then
-  echo "no CUDA GPU on this machine: skipped"
-  exit 77
-fi
+source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OPTIML_CACHE_DIR=$work/cache

@@ -5,10 +5,7 @@
 set -euo pipefail
 example=$1 optiml=$2 optiml_dir=$3 source_dir=$4
 
-if ! "$optiml" devices | grep -q "sm_"; then
-  echo "no CUDA GPU on this machine: skipped"
-  exit 77
-fi
+source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 
 work=$(mktemp -d)
