@@ -58,17 +58,22 @@ int main(int argc, char** argv) {
                 std::atoll(eq + 1);
         }
     }
-    const auto devices = measure::probe_devices(measure::default_worker_path());
+    const auto probe = measure::probe_devices(measure::default_worker_path());
+    if (!probe.problem.empty()) {
+        std::printf("error: %s\n", probe.problem.c_str());
+        return 1;
+    }
+    const auto& devices = probe.devices;
     if (devices.empty()) {
-        std::printf("no CUDA GPU: nothing to measure\n");
+        std::printf("no CUDA GPU (%s): nothing to measure\n", probe.note.c_str());
         return 77;
     }
     const int arch = devices[0].arch;
     const auto scratch = std::filesystem::temp_directory_path() / "optiml-stability";
     std::filesystem::create_directories(scratch);
 
-    const auto original =
-        compile::compile(measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
+    const auto original = compile::compile(
+        measure::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     auto compile_start = std::chrono::steady_clock::now();
     const auto variant =
         compile::compile(measure::make_compile_request(spec, config, arch, compile::Output::Cubin));

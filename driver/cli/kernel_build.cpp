@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include "cache/store.h"
 #include "driver/cli/compare_build.h"
@@ -11,6 +12,7 @@
 #include "driver/cli/tuning.h"
 #include "driver/codegen/launcher.h"
 #include "driver/measure/worker_client.h"
+#include "driver/spec/kernel_source.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::cli {
@@ -104,6 +106,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         log << "optiml: error: " << e.what() << "\n";
         return 1;
     }
+    for (const std::string& warning : spec::default_mismatches(spec))
+        log << "optiml: warning: " << spec.name << ": " << warning << "\n";
     // Budget overrides: the command line (CMake's BUDGET_*), else the environment (a CI job that
     // wants a quick tune everywhere), else the spec.
     if (options.budget_evaluations)
@@ -120,7 +124,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
 
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;
-    std::vector<std::string> fallbacks;  // archs left on the original kernel
+    std::map<std::string, std::vector<std::string>> fallbacks;  // why -> archs on the original
     if (options.mode == Mode::Off) {
         notes.push_back("OPTIML_MODE=off: every architecture runs the original kernel");
     } else {
@@ -132,22 +136,28 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             if (fs::is_directory(seed / "entries")) seeds.emplace_back(seed, /*read_only=*/true);
 
         std::optional<std::vector<measure::DeviceInfo>> devices;  // probed on the first miss only
+        std::string probe_problem;  // the worker could not be used (not the same as "no GPU")
         for (const int arch : options.archs) {
             const cache::KeyInputs inputs = key_inputs(spec, sources, arch);
             const std::string key = cache::compute_key(inputs);
             const std::string tag = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
             std::string where;
             std::optional<cache::Entry> entry;
+            // Why this arch keeps the original kernel, should it end without an entry.
+            std::string fallback_reason = options.mode == Mode::CacheOnly
+                                              ? "OPTIML_MODE=cache-only"
+                                              : "no GPU of that architecture to tune on";
             entry = lookup(key, local, seeds, where, log);
             if (entry && options.mode != Mode::Retune) {
                 log << tag << "cache hit " << key.substr(0, 12) << " (" << where
                     << "): " << entry_summary(entry->manifest) << "\n";
             } else if (options.mode == Mode::Auto || options.mode == Mode::Retune) {
                 try {  // only the GPUs $OPTIML_DEVICES allows, the first of this arch timing
-                    if (!devices)
-                        devices =
-                            allowed_devices(measure::probe_devices(measure::default_worker_path()),
-                                            device_list_from_environment());
+                    if (!devices) {
+                        const auto probe = measure::probe_devices(measure::default_worker_path());
+                        probe_problem = probe.problem;
+                        devices = allowed_devices(probe.devices, device_list_from_environment());
+                    }
                 } catch (const DeviceListError& e) {
                     log << "optiml: error: " << e.what() << "\n";
                     return 1;
@@ -155,12 +165,14 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                 const measure::DeviceInfo* device = nullptr;
                 for (const auto& d : *devices)
                     if (d.arch == arch && !device) device = &d;
+                if (!probe_problem.empty()) fallback_reason = "cannot tune: " + probe_problem;
                 if (device) {
                     log << tag << (entry ? "retuning " : "cache miss ") << key.substr(0, 12)
                         << "; tuning\n"
                         << std::flush;
                     GpuLock lock;
                     std::optional<cache::Entry> tuned;
+                    std::string failure;
                     try {
                         tuned = tune({&spec,
                                       *device,
@@ -170,11 +182,14 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                                       {spec.budget.evaluations, spec.budget.seconds},
                                       options.host_compiler,
                                       local.root()},
-                                     log);
+                                     log, &failure);
                     } catch (const CompareBuildError& e) {
                         log << "optiml: error: " << e.what() << "\n";
                         return 1;
                     }
+                    if (!tuned && !entry)
+                        fallback_reason = "tuning on " + device->name + " failed: " + failure +
+                                          " (details above)";
                     if (tuned) {
                         entry = std::move(tuned);
                         try {
@@ -193,20 +208,18 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             if (entry) {
                 variants.push_back(to_variant(*entry));
             } else {
-                fallbacks.push_back(arch_name(arch));
+                fallbacks[fallback_reason].push_back(arch_name(arch));
                 notes.push_back(arch_name(arch) + ": no tuned entry (key " + key.substr(0, 12) +
                                 "); the original kernel");
             }
         }
     }
 
-    if (!fallbacks.empty()) {
+    for (const auto& [why, archs] : fallbacks) {
         std::string list;
-        for (const auto& a : fallbacks) list += (list.empty() ? "" : ", ") + a;
-        log << "optiml: warning: " << spec.name << ": no tuned entry for " << list
-            << " and no GPU of that architecture to tune on"
-            << (options.mode == Mode::CacheOnly ? " (OPTIML_MODE=cache-only)" : "")
-            << "; using the original kernel. Tune on such a GPU, or commit its entries to a "
+        for (const auto& a : archs) list += (list.empty() ? "" : ", ") + a;
+        log << "optiml: warning: " << spec.name << ": no tuned entry for " << list << " (" << why
+            << "); using the original kernel. Tune on such a GPU, or commit its entries to a "
                "CACHE_SEED folder (optiml cache export).\n";
     }
 

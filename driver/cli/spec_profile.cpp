@@ -59,15 +59,18 @@ void write_text(const fs::path& path, const std::string& text) {
 
 int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::ostream& log) {
     const spec::Spec spec = spec::load_spec(options.spec);
-    const auto devices = measure::probe_devices(measure::default_worker_path());
+    const auto probe = measure::probe_devices(measure::default_worker_path());
+    const auto& devices = probe.devices;
     if (options.device < 0 || static_cast<std::size_t>(options.device) >= devices.size()) {
         log << "optiml: error: no CUDA device " << options.device << " on this machine ("
-            << devices.size() << " found); profiling needs a GPU\n";
+            << devices.size() << " found"
+            << (devices.empty() ? ": " + probe.why_none() : std::string())
+            << "); profiling needs a GPU\n";
         return 2;
     }
     const measure::DeviceInfo& device = devices[static_cast<std::size_t>(options.device)];
 
-    search::Config config;  // empty: the original, no defines
+    search::Config config;  // empty: the original (the spec's defaults)
     if (options.variant == "tuned") {
         std::string why;
         auto winner = cached_winner(options, spec, device.arch, why);
@@ -81,8 +84,8 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
     }
 
     ScratchDir scratch;
-    const auto original = compile::compile(
-        measure::make_compile_request(spec, {}, device.arch, compile::Output::Cubin));
+    const auto original = compile::compile(measure::make_compile_request(
+        spec, spec.default_config(), device.arch, compile::Output::Cubin));
     if (!original.ok) {
         log << "optiml: error: the original kernel does not compile with NVRTC:\n" << original.log;
         return 1;

@@ -8,6 +8,7 @@
 #include "driver/cli/kernel_key.h"
 #include "driver/cli/tuning.h"
 #include "driver/measure/worker_client.h"
+#include "driver/spec/kernel_source.h"
 
 namespace optiml::cli {
 
@@ -44,10 +45,14 @@ void add_tune_command(CLI::App& app) {
             exit_status() = 1;
             return;
         }
-        const auto devices = measure::probe_devices(measure::default_worker_path());
+        for (const std::string& warning : spec::default_mismatches(spec))
+            std::cerr << "optiml: warning: " << spec.name << ": " << warning << "\n";
+        const auto probe = measure::probe_devices(measure::default_worker_path());
+        const auto& devices = probe.devices;
         if (options->device < 0 || static_cast<std::size_t>(options->device) >= devices.size()) {
             std::cerr << "optiml: error: no CUDA device " << options->device << " on this machine ("
-                      << devices.size() << " found)\n";
+                      << devices.size() << " found"
+                      << (devices.empty() ? ": " + probe.why_none() : std::string()) << ")\n";
             exit_status() = 2;
             return;
         }

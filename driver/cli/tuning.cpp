@@ -114,22 +114,35 @@ std::string entry_summary(const nlohmann::json& m) {
     return out.str();
 }
 
-std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) {
+std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
+                                 std::string* failure) {
     const spec::Spec& spec = *request.spec;
     const int arch = request.device.arch;
     const std::string prefix = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
+    auto fail = [&](const std::string& why) {
+        if (failure) *failure = why;
+        return std::nullopt;
+    };
     ScratchDir scratch;
     if (scratch.path().empty()) {
         log << prefix << "cannot create a scratch directory; original kernel kept\n";
-        return std::nullopt;
+        return fail("cannot create a scratch directory");
     }
 
-    // The original: the source as written, no parameter defines, at the default geometry.
-    const auto original =
-        compile::compile(measure::make_compile_request(spec, {}, arch, compile::Output::Cubin));
+    // The original: the source at the spec's defaults (each parameter defined), at the default
+    // geometry. The spec's defaults are the one original: tuning, verification and the launcher's
+    // nvcc fallback all use them, whatever #ifndef defaults the source has.
+    const auto original = compile::compile(
+        measure::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     if (!original.ok) {
-        log << prefix << "the original kernel does not compile with NVRTC:\n" << original.log;
-        return std::nullopt;
+        log << prefix << "the original kernel does not compile with NVRTC ("
+            << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
+            << original.log << prefix
+            << "NVRTC compiles device code only and has no system or host headers: keep the kernel "
+               "in a file of device code (host code and headers such as <stdio.h> or <assert.h> "
+               "guarded by #ifndef __CUDACC_RTC__), or list the folders of its own headers in the "
+               "spec's include_dirs. Original kernel kept\n";
+        return fail("the original kernel does not compile with NVRTC");
     }
     const measure::LaunchSpec original_launch = measure::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
@@ -148,7 +161,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         session.start();
     } catch (const std::exception& e) {
         log << prefix << e.what() << "; original kernel kept\n";
-        return std::nullopt;
+        return fail(e.what());
     }
 
     // Further GPUs of the same model verify beside this one, each with the same problems (same
@@ -197,10 +210,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
     const auto& baseline = result.trace.at(*result.baseline);
     if (!baseline.outcome.ok) {
         log << prefix << "the default configuration fails (" << baseline.outcome.status << ": "
-            << baseline.outcome.message
-            << "); check that the spec's parameter defaults equal the kernel's #ifndef defaults. "
-               "Original kernel kept\n";
-        return std::nullopt;
+            << baseline.outcome.message << "). Original kernel kept\n";
+        return fail("the default configuration fails (" + baseline.outcome.status + ")");
     }
     const auto& best = result.trace.at(*result.best);
     const compile::CompileResult* cubin = evaluator.compiled(best.config);
@@ -208,7 +219,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
         measure::make_compile_request(spec, best.config, arch, compile::Output::Ptx));
     if (!cubin || !ptx.ok) {
         log << prefix << "could not rebuild the winner's PTX; original kernel kept\n";
-        return std::nullopt;
+        return fail("could not rebuild the winner's PTX");
     }
 
     cache::Entry entry;

@@ -35,10 +35,12 @@ struct TuneRequest {
 // the spec's problem size and at every size of check.extra_sizes).
 search::Space tuning_space(const spec::Spec& spec);
 
-// The new entry, or nullopt with the reason written to `log` (the original kernel then stays).
+// The new entry, or nullopt with the details written to `log` (the original kernel then stays)
+// and, where `failure` is given, a one-line reason in it.
 // Throws CompareBuildError (compare_build.h) when the spec's comparison function does not
 // compile: a mistake in the project's code, which stops the build like a bad spec does.
-std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log);
+std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
+                                 std::string* failure = nullptr);
 
 // One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA
 // H200"

@@ -68,8 +68,8 @@ std::string render_dispatch_comment(const spec::Spec& spec,
     }
     for (const std::string& note : notes) out << comment(note);
     out << comment(
-        "Original kernel (any other architecture): compiled here by nvcc with the "
-        "kernel's own defaults, " +
+        "Original kernel (any other architecture): compiled here by nvcc at the spec's "
+        "defaults, " +
         parameters_text(spec, default_values(spec)) + ".");
     return out.str();
 }

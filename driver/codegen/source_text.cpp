@@ -41,6 +41,19 @@ std::string include_directive(const spec::Spec& spec, const std::string& path) {
     return "#include \"" + path + "\"\n";
 }
 
+// The spec's defaults are the original: each parameter defined before the kernel source, so a
+// kernel without #ifndef defaults compiles, and one whose #ifndef default differs gets the spec's.
+// A definition the build itself passes (-D) still wins.
+std::string default_defines(const spec::Spec& spec) {
+    if (spec.parameters.empty()) return "";
+    std::ostringstream out;
+    out << "// The original: the spec's parameter defaults.\n";
+    for (const spec::Parameter& parameter : spec.parameters)
+        out << "#ifndef " << parameter.name << "\n#define " << parameter.name << " "
+            << parameter.default_value << "\n#endif\n";
+    return out.str() + "\n";
+}
+
 // The kernel named from the global namespace, so that generated names cannot shadow it.
 std::string global_kernel(const spec::Spec& spec) {
     return spec.kernel.starts_with("::") ? spec.kernel : "::" + spec.kernel;
@@ -89,7 +102,8 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
         << "// First, so that macros the kernel source defines cannot reach the declarations.\n"
         << include_directive(spec, header_path(spec.name).generic_string()) << "\n"
         << "#include <cstddef>\n\n"
-        << "// The user's kernel, compiled by nvcc with its own defaults: the fallback.\n"
+        << default_defines(spec)
+        << "// The user's kernel, compiled by nvcc at those defaults: the fallback.\n"
         << include_directive(spec, spec.source.generic_string()) << "\n"
         << "namespace " << generated_namespace(spec) << " {\n"
         << "namespace {\n\n"

@@ -37,7 +37,10 @@ std::string relative_to(const fs::path& path, const fs::path& base) {
 
 std::vector<ScannedFile> scan_includes(const fs::path& source,
                                        const std::vector<fs::path>& include_dirs,
-                                       const fs::path& base) {
+                                       const fs::path& base_as_given) {
+    // Files and base alike with symbolic links resolved: a checkout reached through a link (a
+    // linked home folder, a CI workspace) gives the same relative paths, hence the same key.
+    const fs::path base = fs::weakly_canonical(base_as_given);
     const fs::path root = fs::weakly_canonical(source);
     std::vector<ScannedFile> headers;
     std::set<fs::path> seen{root};

@@ -1,5 +1,6 @@
 #include "driver/measure/worker_client.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -13,6 +14,16 @@
 
 namespace optiml::measure {
 namespace fs = std::filesystem;
+namespace {
+
+bool cuda_driver_present() {
+    void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!library) return false;
+    dlclose(library);
+    return true;
+}
+
+}  // namespace
 
 fs::path default_worker_path() {
     if (const char* path = std::getenv("OPTIML_WORKER"); path && *path) return path;
@@ -34,7 +45,9 @@ void WorkerProcess::start() {
     // Close-on-exec: a worker started meanwhile for another GPU (VerifierPool) must not keep
     // this worker's pipe ends open, or its death would read as a hang instead of an end of file.
     // dup2 below clears the flag on the worker's own stdin and stdout.
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+    int exec_error[2];  // the child writes errno here if exec fails; exec closes it otherwise
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
+        pipe2(exec_error, O_CLOEXEC) != 0)
         throw std::runtime_error("pipe: " + std::string(strerror(errno)));
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
@@ -51,11 +64,24 @@ void WorkerProcess::start() {
             if (null >= 0) dup2(null, STDERR_FILENO);
         }
         execl(executable_.c_str(), executable_.c_str(), static_cast<char*>(nullptr));
+        const int error = errno;
+        (void)!write(exec_error[1], &error, sizeof(error));
         _exit(127);
     }
     setpgid(pid_, pid_);  // also here: whichever of parent and child runs first sets it
     close(in[0]);
     close(out[1]);
+    close(exec_error[1]);
+    int error = 0;
+    const ssize_t got = read(exec_error[0], &error, sizeof(error));
+    close(exec_error[0]);
+    if (got == static_cast<ssize_t>(sizeof(error))) {
+        close(in[1]);
+        close(out[0]);
+        waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+        throw std::runtime_error("cannot execute " + executable_.string() + ": " + strerror(error));
+    }
     to_worker_ = in[1];
     from_worker_ = out[0];
     buffer_.clear();
@@ -77,7 +103,15 @@ void WorkerProcess::stop() {
 WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
                                             std::chrono::milliseconds timeout) {
     Reply reply;
-    if (pid_ <= 0) start();
+    if (pid_ <= 0) {
+        try {
+            start();
+        } catch (const std::runtime_error& e) {
+            reply.failure = e.what();
+            reply.not_started = true;
+            return reply;
+        }
+    }
     const std::string line = message.dump() + "\n";
     if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
         stop();
@@ -121,17 +155,40 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
     }
 }
 
-std::vector<DeviceInfo> probe_devices(const fs::path& worker) {
-    std::vector<DeviceInfo> devices;
-    if (!fs::exists(worker)) return devices;
+DeviceProbe probe_devices(const fs::path& worker) {
+    DeviceProbe probe;
+    if (!fs::is_regular_file(worker)) {
+        probe.problem = "the worker program " + worker.string() +
+                        " does not exist (optiml runs optiml-worker from its own folder, or the "
+                        "program $OPTIML_WORKER names); build or install both programs together, "
+                        "or set OPTIML_WORKER to the worker's path";
+        return probe;
+    }
     WorkerProcess process(worker, /*quiet=*/true);
     auto reply = process.request({{"op", "probe"}}, std::chrono::seconds(60));
-    if (!reply.received || !reply.json.contains("devices")) return devices;
-    for (const auto& d : reply.json["devices"]) {
-        devices.push_back({d.value("index", 0), d.value("name", ""), d.value("arch", 0),
-                           d.value("sms", 0), d.value("l2_bytes", 0LL), d.value("driver", 0)});
+    if (!reply.received || !reply.json.contains("devices")) {
+        // The worker links the CUDA driver library: without one it cannot start, and that is a
+        // machine without a GPU. Any other failure is the worker's own.
+        if (reply.not_started) {
+            probe.problem = reply.failure +
+                            " (the worker program); build or install optiml-worker beside optiml, "
+                            "or set OPTIML_WORKER to its path";
+        } else if (!cuda_driver_present()) {
+            probe.note = "no CUDA driver on this machine (libcuda.so.1 not found)";
+        } else {
+            probe.problem = "the worker program " + worker.string() + " did not answer a probe (" +
+                            (reply.received ? "reply without devices" : reply.failure) +
+                            "); run it by hand to see why";
+        }
+        return probe;
     }
-    return devices;
+    for (const auto& d : reply.json["devices"]) {
+        probe.devices.push_back({d.value("index", 0), d.value("name", ""), d.value("arch", 0),
+                                 d.value("sms", 0), d.value("l2_bytes", 0LL),
+                                 d.value("driver", 0)});
+    }
+    if (probe.devices.empty()) probe.note = "the CUDA driver lists no GPU";
+    return probe;
 }
 
 RemoteSession::RemoteSession(fs::path worker, int device, Problem problem, LaunchSpec original)

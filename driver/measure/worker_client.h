@@ -43,6 +43,7 @@ class WorkerProcess {
         nlohmann::json json;
         std::string failure;  // why nothing was received
         bool timed_out = false;
+        bool not_started = false;  // the program could not be executed (`failure` says why)
     };
     Reply request(const nlohmann::json& message, std::chrono::milliseconds timeout);
     // Ends the worker (if any); the next request starts a fresh one.
@@ -58,8 +59,20 @@ class WorkerProcess {
     std::string buffer_;
 };
 
-// The GPUs a worker can see; empty when there is none or no CUDA driver (the worker cannot start).
-std::vector<DeviceInfo> probe_devices(const std::filesystem::path& worker);
+// What a probe found: the GPUs the worker sees (none where there is no GPU or no CUDA driver), or
+// why the worker itself could not be used. A missing or broken worker never reads as "no GPU".
+struct DeviceProbe {
+    std::vector<DeviceInfo> devices;
+    // Non-empty: the worker was not found or did not start; says why, with its path.
+    std::string problem;
+    // Why there are no devices when nothing went wrong ("no CUDA driver on this machine").
+    std::string note;
+
+    // Why no device can be used: the problem, else the note.
+    const std::string& why_none() const { return problem.empty() ? note : problem; }
+};
+
+DeviceProbe probe_devices(const std::filesystem::path& worker);
 
 // A problem set up on one device, with the original kernel's reference outputs. Survives
 // worker deaths: a fresh worker gets setup and reference replayed before the next candidate.

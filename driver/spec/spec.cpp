@@ -71,6 +71,7 @@ Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file) {
     try {
         detail::read_fields(json, label, spec);
         detail::validate(spec, label);
+        detail::check_kernel_source(spec, label);
         spec.normalized = detail::normalize(spec);
     } catch (const nlohmann::json::exception&) {
         // The readers check every type before converting, so this is a bug; still, never let a

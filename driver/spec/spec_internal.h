@@ -16,6 +16,10 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
 // exists, and the default configuration (the original kernel) evaluates and is launchable.
 void validate(const Spec& spec, const std::string& file_label);
 
+// kernel_source.cpp: the source's shapes that would break the build later: a template kernel
+// named without template arguments, a main() the launcher's translation unit would duplicate.
+void check_kernel_source(const Spec& spec, const std::string& file_label);
+
 // spec_normalize.cpp: the canonical JSON that the cache key hashes.
 nlohmann::json normalize(const Spec& spec);
 

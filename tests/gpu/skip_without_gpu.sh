@@ -1,6 +1,12 @@
 # Sourced by the GPU test scripts: `source skip_without_gpu.sh <optiml executable>` ends the
-# script with exit code 77 (CTest reports it skipped) where `optiml devices` lists no CUDA GPU.
-if ! "$1" devices | grep -q "sm_"; then
-  echo "no CUDA GPU on this machine: skipped"
+# script with exit code 77 (CTest reports it skipped) where `optiml devices` lists no CUDA GPU,
+# and fails it (exit 1) where optiml cannot use its worker: a broken build must not read as a
+# machine without a GPU.
+if ! devices_output=$("$1" devices 2>&1); then
+  echo "FAILED: optiml devices: $devices_output"
+  exit 1
+fi
+if ! grep -q "sm_" <<<"$devices_output"; then
+  echo "no CUDA GPU on this machine ($devices_output): skipped"
   exit 77
 fi

@@ -11,7 +11,7 @@ configure "$project" "$work/build" -DOPTIML_SOURCE_DIR="$source_dir" \
 rule=$(grep -B1 -E '^  COMMAND = .* build --spec [^ ]*/saxpy.optiml.json' "$work/build/build.ninja" || true)
 [[ -n $rule ]] || fail "no build rule runs optiml build for saxpy"
 echo "$rule"
-grep -q "$work/build/optiml/driver/cli/optiml build --spec" <<<"$rule" ||
-    fail "the rule does not run the driver of this build ($work/build/optiml/driver/cli/optiml)"
-grep -q 'optiml/driver/measure/optiml-worker' <<<"$rule" || fail "the rule does not depend on the in-tree worker"
+grep -q "$work/build/optiml/bin/optiml build --spec" <<<"$rule" ||
+    fail "the rule does not run the driver of this build ($work/build/optiml/bin/optiml)"
+grep -q 'optiml/bin/optiml-worker' <<<"$rule" || fail "the rule does not depend on the in-tree worker"
 echo "PASSED: add_subdirectory(optiml) gives the parent optiml_optimize_kernel() with the in-tree driver"

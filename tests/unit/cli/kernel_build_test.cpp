@@ -1,4 +1,4 @@
-// `optiml build` on a machine without a GPU (the worker is pointed at nothing), against the
+// `optiml build` on a machine without a GPU (a scripted worker that lists none), against the
 // saxpy example's committed seed cache: which entry each mode embeds and what it says.
 #include "driver/cli/kernel_build.h"
 
@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 class KernelBuildTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        setenv("OPTIML_WORKER", "/nonexistent/optiml-worker", 1);  // no GPU, whatever the machine
+        setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // no GPU, whatever the machine
+        setenv("FAKE_DEVICES", "0", 1);
         dir_ = fs::temp_directory_path() / ("optiml-build-test-" + std::to_string(::getpid()));
         fs::remove_all(dir_);
         options_.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
@@ -25,7 +26,10 @@ class KernelBuildTest : public ::testing::Test {
         options_.cache_dir = dir_ / "cache";
         options_.seeds = {fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/optiml-seed"};
     }
-    void TearDown() override { fs::remove_all(dir_); }
+    void TearDown() override {
+        unsetenv("FAKE_DEVICES");
+        fs::remove_all(dir_);
+    }
 
     std::string build() {
         std::ostringstream log;
@@ -58,7 +62,37 @@ TEST_F(KernelBuildTest, AMissingArchitectureWarnsOnceAndKeepsTheOriginal) {
     options_.archs = {90, 80, 100};
     const std::string log = build();
     EXPECT_EQ(count(log, "optiml: warning"), 1) << log;
-    EXPECT_NE(log.find("no tuned entry for sm_80, sm_100"), std::string::npos) << log;
+    EXPECT_NE(log.find("no tuned entry for sm_80, sm_100 (no GPU of that architecture to tune on)"),
+              std::string::npos)
+        << log;
+}
+
+// A worker that is not there is a broken install, not a machine without a GPU: the warning says
+// which program is missing, and never that there is no GPU.
+TEST_F(KernelBuildTest, AMissingWorkerIsNamedNotTakenForNoGpu) {
+    setenv("OPTIML_WORKER", "/nonexistent/optiml-worker", 1);
+    options_.archs = {90, 80};
+    const std::string log = build();
+    EXPECT_EQ(count(log, "optiml: warning"), 1) << log;
+    EXPECT_NE(log.find("no tuned entry for sm_80 (cannot tune: the worker program "
+                       "/nonexistent/optiml-worker does not exist"),
+              std::string::npos)
+        << log;
+    EXPECT_EQ(log.find("no GPU"), std::string::npos) << log;
+}
+
+// The same checkout reached through a symbolic link (a linked home folder, a CI workspace) has
+// the same key, so the committed seed still hits.
+TEST_F(KernelBuildTest, ASpecReachedThroughASymlinkedFolderHitsTheSeed) {
+    fs::create_directories(dir_);
+    const fs::path link = dir_ / "checkout-link";
+    fs::create_directory_symlink(fs::path(OPTIML_SOURCE_DIR), link);
+    options_.spec = link / "examples/saxpy/kernels/saxpy.optiml.json";
+    options_.seeds = {link / "examples/saxpy/optiml-seed"};
+    options_.mode = Mode::CacheOnly;
+    const std::string log = build();
+    EXPECT_NE(log.find("sm_90: cache hit"), std::string::npos) << log;
+    EXPECT_EQ(count(log, "optiml: warning"), 0) << log;
 }
 
 TEST_F(KernelBuildTest, RetuneWithoutAGpuKeepsTheCachedEntry) {

@@ -1,5 +1,7 @@
 // The driver's side of worker isolation, against a scripted worker (fake_worker.sh) that can
 // answer, crash or hang on request: the real worker needs a GPU; these rules must hold in CI.
+#include <dlfcn.h>
+
 #include "driver/measure/worker_client.h"
 
 #include <gtest/gtest.h>
@@ -37,19 +39,44 @@ class WorkerClientTest : public ::testing::Test {
 };
 
 TEST_F(WorkerClientTest, ProbeListsTheWorkersDevices) {
-    const auto devices = probe_devices(OPTIML_FAKE_WORKER);
-    ASSERT_EQ(devices.size(), 1u);
-    EXPECT_EQ(devices[0].name, "Fake GPU");
-    EXPECT_EQ(devices[0].arch, 90);
+    const auto probe = probe_devices(OPTIML_FAKE_WORKER);
+    ASSERT_EQ(probe.devices.size(), 1u);
+    EXPECT_EQ(probe.devices[0].name, "Fake GPU");
+    EXPECT_EQ(probe.devices[0].arch, 90);
+    EXPECT_TRUE(probe.problem.empty()) << probe.problem;
 }
 
-TEST_F(WorkerClientTest, AMissingWorkerMeansNoGpu) {
-    EXPECT_TRUE(probe_devices("/nonexistent/optiml-worker").empty());
+// A missing worker is a broken install, not a machine without a GPU: the probe says so, with
+// the path it looked at.
+TEST_F(WorkerClientTest, AMissingWorkerIsReportedWithItsPathNotAsNoGpu) {
+    const auto probe = probe_devices("/nonexistent/optiml-worker");
+    EXPECT_TRUE(probe.devices.empty());
+    EXPECT_NE(probe.problem.find("/nonexistent/optiml-worker does not exist"), std::string::npos)
+        << probe.problem;
+    EXPECT_NE(probe.why_none().find("OPTIML_WORKER"), std::string::npos);
 }
 
-TEST_F(WorkerClientTest, AWorkerThatCannotStartMeansNoGpu) {
-    // What happens on a machine without libcuda: the exec fails and the child exits 127.
-    EXPECT_TRUE(probe_devices("/etc/hostname").empty());
+TEST_F(WorkerClientTest, AWorkerThatCannotBeExecutedIsReportedAsSuch) {
+    const auto probe = probe_devices("/etc/hostname");  // a file, not a program
+    EXPECT_TRUE(probe.devices.empty());
+    EXPECT_NE(probe.problem.find("cannot execute /etc/hostname"), std::string::npos)
+        << probe.problem;
+}
+
+// A worker that starts and dies without answering is what a machine without libcuda gives (the
+// loader stops it): "no GPU" there, and a problem with the worker where a CUDA driver exists.
+TEST_F(WorkerClientTest, AWorkerThatDiesIsNoGpuOnlyWithoutACudaDriver) {
+    const auto probe = probe_devices("/bin/false");
+    EXPECT_TRUE(probe.devices.empty());
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (driver) {
+        dlclose(driver);
+        EXPECT_NE(probe.problem.find("/bin/false did not answer a probe"), std::string::npos)
+            << probe.problem;
+    } else {
+        EXPECT_TRUE(probe.problem.empty()) << probe.problem;
+        EXPECT_NE(probe.note.find("no CUDA driver"), std::string::npos) << probe.note;
+    }
 }
 
 TEST_F(WorkerClientTest, ACrashFailsThatCandidateOnlyAndAFreshWorkerTakesOver) {

@@ -273,6 +273,19 @@ const BadSpec kBadSpecs[] = {
      "budget.evaluations: got 0; expected an integer >= 1 (variants to measure)"},
     {"ZeroSeconds", R"p([{"op": "replace", "path": "/budget/seconds", "value": 0}])p",
      "budget.seconds: got 0; expected a number > 0 (seconds of tuning)"},
+    // The kernel source, read at load time: shapes that would only fail later, inside generated
+    // code or at link time, with no word of OptiML.
+    {"KernelIsATemplateNamedWithoutArguments",
+     R"p([{"op": "replace", "path": "/source", "value": "template_saxpy.cu"}])p",
+     "kernel: \"saxpy\" is a function template (template_saxpy.cu line 7), and a template has no "
+     "single kernel to tune; expected a name expression with its template arguments, e.g. "
+     "\"saxpy<32>\" or \"saxpy<float>\""},
+    {"SourceDefinesMain",
+     R"p([{"op": "replace", "path": "/source", "value": "saxpy_with_main.cu"}])p",
+     "source: \"saxpy_with_main.cu\" defines main() (line 11); the launcher OptiML generates "
+     "compiles this file into a translation unit of its own, so the program would define main "
+     "twice; expected a file with the kernel and its device code only: move the kernel into a "
+     "file of its own and name that file here"},
 };
 
 std::string expand(std::string text) {
