@@ -23,10 +23,12 @@ bool is_unsigned(const json& value) {
            (value.is_number_integer() && value.get<std::int64_t>() >= 0);
 }
 
+// `where` is a view: GCC 13's -Wdangling-reference takes a reference returned from a call with a
+// temporary std::string argument (a "" here) for a dangling one.
 const json& member(const json& object, const char* key, std::string_view source,
-                   const std::string& where) {
+                   std::string_view where) {
     const auto found = object.find(key);
-    if (found == object.end()) fail(source, where + key, "missing");
+    if (found == object.end()) fail(source, std::string(where) + key, "missing");
     return *found;
 }
 

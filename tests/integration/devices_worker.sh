@@ -3,6 +3,7 @@
 # worker sat in another folder, every GPU machine read as having no GPU, and every GPU test
 # skipped). A machine without a GPU says so and why; a missing worker is an error naming it.
 source "$(dirname "$0")/lib.sh"
+unset OPTIML_WORKER  # the real worker, found where optiml looks for it
 optiml=$1
 
 [[ -x $(dirname "$optiml")/optiml-worker ]] ||

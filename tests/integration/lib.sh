@@ -20,6 +20,9 @@ mkdir -p "$work"
 export OPTIML_CACHE_DIR=$work/cache
 mkdir -p "$OPTIML_CACHE_DIR"
 unset OPTIML_MODE OPTIML_FORCE_ORIGINAL XDG_CACHE_HOME OptiML_DIR
+# These tests are about builds on machines without a GPU, on any machine: a scripted worker that
+# lists no GPU stands in for the real one (tests/gpu/ covers builds that tune).
+export OPTIML_WORKER=$source_dir/tests/unit/measure/fake_worker.sh FAKE_DEVICES=0
 
 fail() {
     echo "FAILED: $*" >&2
