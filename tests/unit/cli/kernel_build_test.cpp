@@ -1,6 +1,7 @@
 // `optiml build` on a machine without a GPU (a scripted worker that lists none), against the
 // saxpy example's committed seed cache: which entry each mode embeds and what it says.
 #include "driver/cli/kernel_build.h"
+#include "tests/unit/cli/build_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -31,17 +32,8 @@ class KernelBuildTest : public ::testing::Test {
         fs::remove_all(dir_);
     }
 
-    std::string build() {
-        std::ostringstream log;
-        EXPECT_EQ(run_build(options_, log), 0) << log.str();
-        return log.str();
-    }
-    std::string generated() const {
-        std::ifstream in(options_.out_dir / "optiml_saxpy.cu");
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
-    }
+    std::string build() { return test::successful_build(options_); }
+    std::string generated() const { return test::read_text(options_.out_dir / "optiml_saxpy.cu"); }
     static int count(const std::string& text, const std::string& what) {
         int n = 0;
         for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;

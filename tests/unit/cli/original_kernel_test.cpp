@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "driver/cli/kernel_build.h"
+#include "tests/unit/cli/build_test_support.h"
 
 namespace optiml::cli {
 namespace {
@@ -37,23 +38,13 @@ class OriginalKernelTest : public ::testing::Test {
         unsetenv("OPTIML_LOCK_FILE");
         fs::remove_all(dir_);
     }
-    std::string build() {
-        std::ostringstream log;
-        EXPECT_EQ(run_build(options_, log), 0) << log.str();
-        return log.str();
-    }
+    std::string build() { return test::successful_build(options_); }
     std::string generated() const {
-        std::ifstream in(options_.out_dir / "optiml_tiled_matmul.cu");
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
+        return test::read_text(options_.out_dir / "optiml_tiled_matmul.cu");
     }
     void edit_source(const std::string& from, const std::string& to) const {
         const fs::path source = dir_ / "project/tiled_matmul.cu";
-        std::ifstream in(source);
-        std::ostringstream text;
-        text << in.rdbuf();
-        std::string contents = text.str();
+        std::string contents = test::read_text(source);
         contents.replace(contents.find(from), from.size(), to);
         std::ofstream(source, std::ios::trunc) << contents;
     }
