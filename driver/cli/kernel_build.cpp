@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 
+#include "cache/lookup_chain.h"
 #include "cache/store.h"
 #include "driver/cli/compare_build.h"
 #include "driver/cli/device_selection.h"
@@ -75,27 +76,6 @@ codegen::Variant to_variant(const cache::Entry& entry) {
     return variant;
 }
 
-// The first usable entry for a key: the local cache, then each seed in order.
-std::optional<cache::Entry> lookup(const std::string& key, cache::Store& local,
-                                   const std::vector<cache::Store>& seeds, std::string& where,
-                                   std::ostream& log) {
-    auto try_store = [&](const cache::Store& store,
-                         const std::string& label) -> std::optional<cache::Entry> {
-        try {
-            auto entry = store.get(key);
-            if (entry) where = label;
-            return entry;
-        } catch (const cache::CacheError& e) {
-            log << "optiml: warning: ignoring a damaged cache entry: " << e.what() << "\n";
-            return std::nullopt;
-        }
-    };
-    if (auto entry = try_store(local, "cache " + local.root().string())) return entry;
-    for (const auto& seed : seeds)
-        if (auto entry = try_store(seed, "seed " + seed.root().string())) return entry;
-    return std::nullopt;
-}
-
 }  // namespace
 
 int run_build(const BuildOptions& options, std::ostream& log) {
@@ -130,10 +110,15 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     } else {
         cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir()
                                                      : options.cache_dir);
-        std::vector<cache::Store> seeds;
+        cache::LookupChain chain;
+        chain.add(std::make_unique<cache::LocalBackend>(local), "cache");
         // A seed folder with no entries yet (only its README, say) has nothing to offer.
         for (const auto& seed : options.seeds)
-            if (fs::is_directory(seed / "entries")) seeds.emplace_back(seed, /*read_only=*/true);
+            if (fs::is_directory(seed / "entries"))
+                chain.add(std::make_unique<cache::LocalBackend>(cache::Store(seed, true)), "seed");
+        const auto warn = [&log](const std::string& message) {
+            log << "optiml: warning: " << message << "\n";
+        };
 
         std::optional<std::vector<measure::DeviceInfo>> devices;  // probed on the first miss only
         std::string probe_problem;  // the worker could not be used (not the same as "no GPU")
@@ -147,7 +132,10 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             std::string fallback_reason = options.mode == Mode::CacheOnly
                                               ? "OPTIML_MODE=cache-only"
                                               : "no GPU of that architecture to tune on";
-            entry = lookup(key, local, seeds, where, log);
+            if (auto found = chain.fetch(key, warn)) {
+                entry = std::move(found->entry);
+                where = std::move(found->where);
+            }
             if (entry && options.mode != Mode::Retune) {
                 log << tag << "cache hit " << key.substr(0, 12) << " (" << where
                     << "): " << entry_summary(entry->manifest) << "\n";
