@@ -18,6 +18,9 @@ constexpr double kLengthScale = 0.3;             // in scaled index units ([0, 1
 constexpr double kNoise = 1e-4;
 constexpr double kSpreadRadius = 0.15;
 constexpr double kFailurePenalty = 1.0;  // in log(ms) above the slowest success
+// The model fits the best half of this many measurements and the most recent others: an exact
+// GP costs n^3, and far-from-best points matter little to where the optimum is.
+constexpr std::size_t kMaxModelPoints = 160;
 
 double distance(const std::vector<double>& a, const std::vector<double>& b) {
     double squared = 0.0;
@@ -51,8 +54,8 @@ class Bayes : public Strategy {
             score[c] = expected_improvement(p.mean, p.stddev, best_) - 1e-12 * p.mean;
         }
         while (out.size() < n && !candidates.empty()) {
-            const auto top = static_cast<std::size_t>(
-                std::max_element(score.begin(), score.end()) - score.begin());
+            const auto top = static_cast<std::size_t>(std::max_element(score.begin(), score.end()) -
+                                                      score.begin());
             const std::size_t chosen = candidates[top];
             take_into(pool_, chosen, out);
             const std::vector<double> at = pool_.features(chosen);
@@ -83,13 +86,25 @@ class Bayes : public Strategy {
         if (!std::isfinite(best_)) return false;
         std::vector<std::vector<double>> x;
         std::vector<double> y;
-        for (const std::size_t i : observed_) {
+        for (const std::size_t i : model_points()) {
             x.push_back(pool_.features(i));
             y.push_back(std::isfinite(pool_.cost(i)) ? std::log(pool_.cost(i))
                                                      : slowest + kFailurePenalty);
         }
         model_.fit(std::move(x), y);
         return true;
+    }
+
+    std::vector<std::size_t> model_points() const {
+        if (observed_.size() <= kMaxModelPoints) return observed_;
+        std::vector<std::size_t> by_cost = observed_;
+        std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) {
+            return pool_.cost(a) < pool_.cost(b);
+        });
+        std::vector<std::size_t> points(by_cost.begin(), by_cost.begin() + kMaxModelPoints / 2);
+        for (auto at = observed_.rbegin(); points.size() < kMaxModelPoints; ++at)
+            if (std::find(points.begin(), points.end(), *at) == points.end()) points.push_back(*at);
+        return points;
     }
 
     // Every untaken configuration of a small space; in a large one a random subset plus the

@@ -26,9 +26,9 @@ std::vector<double> CandidatePool::features(std::size_t i) const {
     std::vector<double> out(coordinates_[i].size());
     for (std::size_t p = 0; p < out.size(); ++p) {
         const std::size_t levels = space_.values[p].size();
-        out[p] = levels > 1 ? static_cast<double>(coordinates_[i][p]) /
-                                  static_cast<double>(levels - 1)
-                            : 0.0;
+        out[p] = levels > 1
+                     ? static_cast<double>(coordinates_[i][p]) / static_cast<double>(levels - 1)
+                     : 0.0;
     }
     return out;
 }

@@ -48,7 +48,8 @@ void GaussianProcess::fit(std::vector<std::vector<double>> x, const std::vector<
             double sum = kernel(x_[i], x_[j]) + (i == j ? noise_ : 0.0);
             for (std::size_t k = 0; k < j; ++k) sum -= cholesky_[i * n + k] * cholesky_[j * n + k];
             // Duplicate points make K singular up to the noise; the floor keeps it factorable.
-            cholesky_[i * n + j] = i == j ? std::sqrt(std::max(sum, 1e-12)) : sum / cholesky_[j * n + j];
+            cholesky_[i * n + j] =
+                i == j ? std::sqrt(std::max(sum, 1e-12)) : sum / cholesky_[j * n + j];
         }
     }
     alpha_.resize(n);

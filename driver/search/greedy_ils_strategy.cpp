@@ -87,8 +87,8 @@ class GreedyIls : public Strategy {
         for (int step = 0; step < kPerturbationSteps; ++step) {
             const std::vector<std::size_t> around = pool_.neighbours(walker);
             if (around.empty()) break;
-            walker = around[std::uniform_int_distribution<std::size_t>(0, around.size() - 1)(
-                engine_)];
+            walker =
+                around[std::uniform_int_distribution<std::size_t>(0, around.size() - 1)(engine_)];
         }
         if (walker == *current_) {
             restart(out);

@@ -1,9 +1,9 @@
 // Monte Carlo tree search over the parameters: from the root each level fixes one more
 // parameter; selection follows the child of highest UCT among those with configurations left,
 // expansion adds one unexplored value, and the rollout picks a random untaken configuration under
-// the new node. The reward of a measurement is best-so-far / its time (0 when it failed), backed
-// up along its path. A proposal counts as a visit at once (a virtual loss) so one batch spreads
-// over the tree.
+// the new node, half the time next to the node's best so far. The reward of a measurement is
+// best-so-far / its time (0 when it failed), backed up along its path. A proposal counts as a visit
+// at once (a virtual loss) so one batch spreads over the tree.
 #include <algorithm>
 #include <random>
 
@@ -13,7 +13,7 @@
 namespace optiml::search {
 namespace {
 
-constexpr double kExploration = 0.7;
+constexpr double kExploration = 0.3;
 
 class Mcts : public Strategy {
   public:
@@ -26,12 +26,7 @@ class Mcts : public Strategy {
     std::vector<Config> propose(std::size_t n) override {
         std::vector<Config> out;
         while (out.size() < n && pool_.remaining() > 0) {
-            MctsNode* node = select_and_expand();
-            std::vector<std::size_t> left;
-            for (const std::size_t i : node->members)
-                if (!pool_.taken(i)) left.push_back(i);
-            const std::size_t pick =
-                left[std::uniform_int_distribution<std::size_t>(0, left.size() - 1)(engine_)];
+            const std::size_t pick = rollout(*select_and_expand());
             for (MctsNode* on : path(pick)) on->visits += 1.0;
             take_into(pool_, pick, out);
             proposed_.push_back(pick);
@@ -53,6 +48,27 @@ class Mcts : public Strategy {
     }
 
   private:
+    // Half the time an untaken neighbour of the node's best measured configuration (kernels'
+    // spaces are locally smooth), else any untaken configuration under the node.
+    std::size_t rollout(const MctsNode& node) {
+        std::vector<std::size_t> left;
+        std::optional<std::size_t> best;
+        for (const std::size_t i : node.members) {
+            if (!pool_.taken(i)) left.push_back(i);
+            if (std::isfinite(pool_.cost(i)) && (!best || pool_.cost(i) < pool_.cost(*best)))
+                best = i;
+        }
+        if (best && std::bernoulli_distribution(0.5)(engine_)) {
+            std::vector<std::size_t> near;
+            for (const std::size_t i : pool_.neighbours(*best))
+                if (!pool_.taken(i) &&
+                    std::binary_search(node.members.begin(), node.members.end(), i))
+                    near.push_back(i);
+            if (!near.empty()) left = std::move(near);
+        }
+        return left[std::uniform_int_distribution<std::size_t>(0, left.size() - 1)(engine_)];
+    }
+
     bool has_untaken(const MctsNode& node) const {
         return std::any_of(node.members.begin(), node.members.end(),
                            [&](std::size_t i) { return !pool_.taken(i); });

@@ -15,8 +15,9 @@ struct Named {
 };
 
 constexpr Named kStrategies[] = {
-    {"auto", make_auto},     {"exhaustive", make_exhaustive}, {"random", make_random},
-    {"greedy_ils", make_greedy_ils}, {"genetic", make_genetic},       {"bayes", make_bayes},
+    {"auto", make_auto},       {"exhaustive", make_exhaustive},
+    {"random", make_random},   {"greedy_ils", make_greedy_ils},
+    {"genetic", make_genetic}, {"bayes", make_bayes},
     {"mcts", make_mcts},
 };
 
