@@ -273,6 +273,12 @@ const BadSpec kBadSpecs[] = {
      "budget.evaluations: got 0; expected an integer >= 1 (variants to measure)"},
     {"ZeroSeconds", R"p([{"op": "replace", "path": "/budget/seconds", "value": 0}])p",
      "budget.seconds: got 0; expected a number > 0 (seconds of tuning)"},
+    {"UnknownStrategy", R"p([{"op": "add", "path": "/budget/strategy", "value": "anneal"}])p",
+     "budget.strategy: unknown strategy \"anneal\"; expected one of auto, exhaustive, random, "
+     "greedy_ils, genetic, bayes, mcts"},
+    {"StrategyNotAString", R"p([{"op": "add", "path": "/budget/strategy", "value": 3}])p",
+     "budget.strategy: got the number 3; expected one of auto, exhaustive, random, greedy_ils, "
+     "genetic, bayes, mcts"},
 };
 
 std::string expand(std::string text) {
