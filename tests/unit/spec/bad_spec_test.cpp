@@ -277,8 +277,8 @@ const BadSpec kBadSpecs[] = {
      "budget.strategy: unknown strategy \"anneal\"; expected one of auto, exhaustive, random, "
      "greedy_ils, genetic, bayes, mcts"},
     {"StrategyNotAString", R"p([{"op": "add", "path": "/budget/strategy", "value": 3}])p",
-     "budget.strategy: got the number 3; expected one of auto, exhaustive, random, greedy_ils, "
-     "genetic, bayes, mcts"},
+     "budget.strategy: got 3; expected one of auto, exhaustive, random, greedy_ils, genetic, "
+     "bayes, mcts"},
 };
 
 std::string expand(std::string text) {
