@@ -37,7 +37,8 @@ void add_tune_command(CLI::App& app) {
     command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
         ->check(CLI::IsMember(search::strategy_names()));
     command->add_option("--seed", options->seed, "Seed of the search (with --replay)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->needs("--replay");
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
     command->add_option("--cache-dir", options->cache_dir,
                         "Local cache (default rules as in `build`)");

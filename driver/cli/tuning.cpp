@@ -248,7 +248,9 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log) 
           {"wall_s", result.wall_s},
           {"stopped_by_time", result.stopped_by_time},
           {"budget",
-           {{"evaluations", request.budget.evaluations}, {"seconds", request.budget.seconds}}}}},
+           {{"evaluations", request.budget.evaluations},
+            {"seconds", request.budget.seconds},
+            {"strategy", request.budget.strategy}}}}},
         {"trace", trace_json(result)},
         {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
     };
