@@ -110,8 +110,23 @@ Recording read_optiml_recording(const nlohmann::json& json, const JsonPath& root
         read_parameters(space.member(space_json, "defaults", space_shape), space.field("defaults"));
     std::vector<std::string> sorted = names;
     std::sort(sorted.begin(), sorted.end());
-    read_rows(root.member(json, "records", "an array of measured configurations"),
-              root.field("records"), sorted, recording);
+    if (names_of(recording.space.defaults) != sorted)
+        space.field("defaults").fail_got(space_json["defaults"], "a value for each name");
+    const auto& rows = root.member(json, "records", "an array of measured configurations");
+    read_rows(rows, root.field("records"), sorted, recording);
+    // A value outside space.values would make its record unreachable: say so instead.
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t p = 0; p < names.size(); ++p) {
+            const auto& declared = recording.space.values[p];
+            const nlohmann::json& value = rows[i]["parameters"][names[p]];
+            if (std::find(declared.begin(), declared.end(), value.get<std::int64_t>()) ==
+                declared.end())
+                root.field("records")
+                    .index(i)
+                    .field("parameters")
+                    .field(names[p])
+                    .fail_got(value, "one of space.values[" + std::to_string(p) + "]");
+        }
     restrict_to_records(recording);
     return recording;
 }

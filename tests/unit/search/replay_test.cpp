@@ -112,6 +112,11 @@ TEST(Recording, MalformedFilesNameTheField) {
                       "values": [[1]], "defaults": {"a": 1}}, "records": [{"parameters": {"a": 1},
                       "status": "ok", "time_ms": {"median": "fast"}}]})"),
               ": records[0].time_ms.median: got \"fast\"; expected the median time in ms");
+    EXPECT_EQ(error_reading(
+                  R"({"format": "optiml-recording", "version": 1, "space": {"names": ["a"],
+                      "values": [[1, 2]], "defaults": {"a": 1}}, "records": [{"parameters":
+                      {"a": 3}, "status": "compile_error"}]})"),
+              ": records[0].parameters.a: got 3; expected one of space.values[0]");
     EXPECT_EQ(error_reading(R"({"results": [{"configuration": {"a": 1}}]})"),
               ": results[0].invalidity: missing; expected an object with configuration, "
               "invalidity and measurements");
