@@ -3,6 +3,7 @@
 
 #include "driver/cli/commands.h"
 #include "driver/cli/kernel_build.h"
+#include "driver/search/strategy.h"
 
 namespace optiml::cli {
 
@@ -63,6 +64,8 @@ void add_build_command(CLI::App& app) {
     command->add_option("--budget-evaluations", options->budget_evaluations,
                         "Override the spec's budget");
     command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");
+    command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
+        ->check(CLI::IsMember(search::strategy_names()));
     command
         ->add_option("--host-compiler", options->host_compiler,
                      "C++ compiler for the spec's check.compare function (CMake passes "

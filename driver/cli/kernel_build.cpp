@@ -98,6 +98,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         spec.budget.seconds = *options.budget_seconds;
     else if (const char* env = std::getenv("OPTIML_BUDGET_SECONDS"); env && std::atof(env) > 0)
         spec.budget.seconds = std::atof(env);
+    if (options.strategy) spec.budget.strategy = *options.strategy;
 
     const KernelSources sources = scan_sources(spec);
     const fs::path source = options.out_dir / codegen::source_path(spec.name);
@@ -162,15 +163,16 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     std::optional<cache::Entry> tuned;
                     std::string failure;
                     try {
-                        tuned = tune({&spec,
-                                      *device,
-                                      *devices,
-                                      key,
-                                      key_summary(inputs),
-                                      {spec.budget.evaluations, spec.budget.seconds},
-                                      options.host_compiler,
-                                      local.root()},
-                                     log, &failure);
+                        tuned = tune(
+                            {&spec,
+                             *device,
+                             *devices,
+                             key,
+                             key_summary(inputs),
+                             {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
+                             options.host_compiler,
+                             local.root()},
+                            log, &failure);
                     } catch (const CompareBuildError& e) {
                         log << "optiml: error: " << e.what() << "\n";
                         return 1;

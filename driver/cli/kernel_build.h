@@ -26,7 +26,8 @@ struct BuildOptions {
     std::vector<std::filesystem::path> seeds;
     std::optional<int> budget_evaluations;
     std::optional<double> budget_seconds;
-    std::string host_compiler = "c++";  // compiles the spec's comparison function, if any
+    std::optional<std::string> strategy;  // overrides the spec's budget.strategy
+    std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
 };
 
 // Returns the process exit status; messages go to `log`.

@@ -6,8 +6,10 @@
 #include "driver/cli/device_selection.h"
 #include "driver/cli/gpu_lock.h"
 #include "driver/cli/kernel_key.h"
+#include "driver/cli/replay_run.h"
 #include "driver/cli/tuning.h"
 #include "driver/measure/worker_client.h"
+#include "driver/search/strategy.h"
 #include "driver/spec/kernel_source.h"
 
 namespace optiml::cli {
@@ -22,11 +24,22 @@ void add_tune_command(CLI::App& app) {
         std::optional<int> evaluations;
         std::optional<double> seconds;
         std::string host_compiler = "c++";
+        std::optional<std::string> strategy;
+        std::string replay;
+        std::uint64_t seed = 1;
     };
     auto options = std::make_shared<Options>();
-    command->add_option("--spec", options->spec, "Kernel spec (JSON)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    command->add_option("--spec", options->spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
+    command
+        ->add_option("--replay", options->replay,
+                     "Search a recorded space on the CPU instead (no GPU, no spec)")
+        ->check(CLI::ExistingFile)
+        ->excludes("--spec");
+    command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
+        ->check(CLI::IsMember(search::strategy_names()));
+    command->add_option("--seed", options->seed, "Seed of the search (with --replay)")
+        ->capture_default_str()
+        ->needs("--replay");
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
     command->add_option("--cache-dir", options->cache_dir,
                         "Local cache (default rules as in `build`)");
@@ -37,6 +50,18 @@ void add_tune_command(CLI::App& app) {
                      "C++ compiler for the spec's check.compare function")
         ->capture_default_str();
     command->callback([=] {
+        if (!options->replay.empty()) {
+            exit_status() = run_replay(
+                {options->replay, options->strategy.value_or("auto"),
+                 options->evaluations.value_or(search::Budget{}.evaluations), options->seed},
+                std::cout, std::cerr);
+            return;
+        }
+        if (options->spec.empty()) {
+            std::cerr << "optiml: error: tune needs --spec (or --replay)\n";
+            exit_status() = 1;
+            return;
+        }
         spec::Spec spec;
         try {
             spec = spec::load_spec(options->spec);
@@ -70,7 +95,8 @@ void add_tune_command(CLI::App& app) {
         const cache::KeyInputs inputs = key_inputs(spec, sources, device.arch);
         const std::string key = cache::compute_key(inputs);
         search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
-                              options->seconds.value_or(spec.budget.seconds)};
+                              options->seconds.value_or(spec.budget.seconds),
+                              options->strategy.value_or(spec.budget.strategy)};
         GpuLock lock;
         const std::filesystem::path cache_root = options->cache_dir.empty()
                                                      ? cache::default_cache_dir()

@@ -1,8 +1,10 @@
 #include "driver/search/search.h"
 
 #include <algorithm>
-#include <random>
 #include <sstream>
+
+#include "driver/search/candidate_pool.h"
+#include "driver/search/strategy.h"
 
 namespace optiml::search {
 
@@ -27,56 +29,47 @@ std::vector<Config> Space::enumerate_valid() const {
     }
 }
 
-namespace {
-
-// The default first, then the rest: all of them, or a seeded random sample that fits the budget.
-std::vector<Config> plan(const Space& space, const Budget& budget, std::uint64_t seed,
-                         Result& result) {
-    std::vector<Config> valid = space.enumerate_valid();
-    result.space_size = valid.size();
-    std::erase(valid, space.defaults);
-    const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations - 1));
-    result.strategy = valid.size() <= limit ? "exhaustive" : "random";
-    if (valid.size() > limit) {
-        std::mt19937_64 engine(seed);
-        std::shuffle(valid.begin(), valid.end(), engine);
-        valid.resize(limit);
-    }
-    valid.insert(valid.begin(), space.defaults);
-    return valid;
-}
-
-}  // namespace
-
 Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
                   const Progress& progress, std::uint64_t seed, std::size_t batch_size) {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
+    CandidatePool pool(space);
+    // The baseline is measured whatever the strategy; no strategy proposes it again.
+    if (const auto default_index = pool.find(space.defaults)) pool.take(*default_index);
+    const std::unique_ptr<Strategy> strategy =
+        make_strategy(budget.strategy, pool, {seed, budget.evaluations});
+
     Result result;
-    const std::vector<Config> order = plan(space, budget, seed, result);
-    for (std::size_t next = 0; next < order.size();) {
-        if (next > 0 && elapsed() >= budget.seconds) {
+    result.space_size = pool.size();
+    result.strategy = strategy->name();
+    const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
+    while (result.trace.size() < limit) {
+        if (!result.trace.empty() && elapsed() >= budget.seconds) {
             result.stopped_by_time = true;
             break;
         }
         // The baseline goes alone so its failure is known before anything else runs.
-        const std::size_t size = next == 0 ? 1 : std::min(batch_size, order.size() - next);
-        std::vector<Config> batch(order.begin() + static_cast<std::ptrdiff_t>(next),
-                                  order.begin() + static_cast<std::ptrdiff_t>(next + size));
+        std::vector<Config> batch =
+            result.trace.empty()
+                ? std::vector<Config>{space.defaults}
+                : strategy->propose(std::min(batch_size, limit - result.trace.size()));
+        if (batch.empty()) break;  // the strategy has nothing left to try
         std::vector<Outcome> outcomes = evaluator.evaluate(batch);
         for (std::size_t i = 0; i < batch.size(); ++i) {
             const std::size_t position = result.trace.size();
             result.trace.push_back({batch[i], outcomes.at(i), elapsed()});
             const Outcome& outcome = result.trace.back().outcome;
-            if (next + i == 0) result.baseline = position;
+            if (position == 0) result.baseline = position;
             if (outcome.ok && (!result.best || outcome.beats_incumbent.value_or(
                                                    outcome.median_ms <
                                                    result.trace[*result.best].outcome.median_ms)))
                 result.best = position;
+            pool.record(batch[i], outcome);
+            strategy->observe(batch[i], outcome);
         }
-        next += size;
+        result.strategy = strategy->name();
         if (progress) progress(result);
     }
     result.wall_s = elapsed();

@@ -1,9 +1,8 @@
 // The search over a kernel's tuning space. Knows nothing of CUDA: it sees an Evaluator, so it
 // runs against a GPU and against recorded measurements (tests/data) alike.
-// Until the tree search lands: exhaustive when the valid space fits the evaluation budget,
-// uniform random sampling (without replacement, seeded) otherwise. The original configuration
-// (all parameter defaults) is always evaluated first: it is the baseline every result is
-// compared with.
+// run_search drives one strategy (strategy.h: exhaustive, random, greedy_ils, genetic, bayes,
+// mcts, or auto, which picks) in batches. The original configuration (all parameter defaults) is
+// always evaluated first, alone: it is the baseline every result is compared with.
 #pragma once
 
 #include <chrono>
@@ -52,6 +51,7 @@ class Evaluator {
 struct Budget {
     int evaluations = 200;
     double seconds = 600.0;
+    std::string strategy = "auto";  // a name of strategy_names() (strategy.h)
 };
 
 struct TraceItem {
@@ -61,7 +61,7 @@ struct TraceItem {
 };
 
 struct Result {
-    std::string strategy;        // "exhaustive" or "random"
+    std::string strategy;        // the strategy that ran (auto names the one it chose)
     std::size_t space_size = 0;  // valid configurations
     std::vector<TraceItem> trace;
     std::optional<std::size_t> best;      // index into trace: the fastest correct config
@@ -71,6 +71,8 @@ struct Result {
 };
 
 using Progress = std::function<void(const Result& so_far)>;
+
+// Throws std::invalid_argument when budget.strategy is not a strategy's name.
 
 Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
                   const Progress& progress = {}, std::uint64_t seed = 1,

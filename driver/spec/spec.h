@@ -125,7 +125,13 @@ struct Timing {
 struct Budget {
     int evaluations = 200;
     double seconds = 600.0;
+    std::string strategy = "auto";  // one of kSearchStrategies
 };
+
+// The names budget.strategy accepts: the search's strategies (driver/search/strategy.h; a test
+// keeps the two lists equal, since spec/ may not depend on search/).
+inline constexpr std::array<std::string_view, 7> kSearchStrategies = {
+    "auto", "exhaustive", "random", "greedy_ils", "genetic", "bayes", "mcts"};
 
 struct Spec {
     std::filesystem::path file;       // absolute path of the spec file

@@ -445,8 +445,8 @@ Timing read_timing(const Field& field) {
 }
 
 Budget read_budget(const Field& field) {
-    field.expect_object("an object with evaluations and seconds");
-    field.allow_only({"evaluations", "seconds"});
+    field.expect_object("an object with evaluations, seconds and strategy");
+    field.allow_only({"evaluations", "seconds", "strategy"});
     Budget budget;
     if (const std::optional<Field> evaluations = field.optional("evaluations")) {
         const char* const expected = "an integer >= 1 (variants to measure)";
@@ -457,6 +457,15 @@ Budget read_budget(const Field& field) {
     if (const std::optional<Field> seconds = field.optional("seconds")) {
         budget.seconds = seconds->number("a number > 0 (seconds of tuning)");
         if (!(budget.seconds > 0)) seconds->fail_got("a number > 0 (seconds of tuning)");
+    }
+    if (const std::optional<Field> strategy = field.optional("strategy")) {
+        std::string expected = "one of";
+        for (const std::string_view name : kSearchStrategies)
+            expected += std::string(expected.size() > 6 ? ", " : " ") + std::string(name);
+        budget.strategy = strategy->string(expected);
+        if (std::find(kSearchStrategies.begin(), kSearchStrategies.end(), budget.strategy) ==
+            kSearchStrategies.end())
+            strategy->fail("unknown strategy \"" + budget.strategy + "\"", expected);
     }
     return budget;
 }

@@ -286,6 +286,12 @@ const BadSpec kBadSpecs[] = {
      "compiles this file into a translation unit of its own, so the program would define main "
      "twice; expected a file with the kernel and its device code only: move the kernel into a "
      "file of its own and name that file here"},
+    {"UnknownStrategy", R"p([{"op": "add", "path": "/budget/strategy", "value": "anneal"}])p",
+     "budget.strategy: unknown strategy \"anneal\"; expected one of auto, exhaustive, random, "
+     "greedy_ils, genetic, bayes, mcts"},
+    {"StrategyNotAString", R"p([{"op": "add", "path": "/budget/strategy", "value": 3}])p",
+     "budget.strategy: got 3; expected one of auto, exhaustive, random, greedy_ils, genetic, "
+     "bayes, mcts"},
 };
 
 std::string expand(std::string text) {

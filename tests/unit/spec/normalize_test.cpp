@@ -69,6 +69,16 @@ TEST(Normalize, TreatsOmittedDefaultsAsWrittenOut) {
     EXPECT_EQ(normalized(omitted), load_spec(fixture_path()).normalized);
 }
 
+// Keys made before budget.strategy existed (the committed seed caches) must keep hitting.
+TEST(Normalize, TheDefaultStrategyLeavesTheNormalizedSpecAsBefore) {
+    json written = fixture_json();
+    written["budget"]["strategy"] = "auto";
+    EXPECT_EQ(normalized(written), normalized(fixture_json()));
+    EXPECT_FALSE(load_spec(fixture_path()).normalized["budget"].contains("strategy"));
+    written["budget"]["strategy"] = "mcts";
+    EXPECT_EQ(normalized(written)["budget"]["strategy"], "mcts");
+}
+
 TEST(Normalize, ChangesWithEveryFieldThatChangesMeaning) {
     const json reference = normalized(fixture_json());
     const std::vector<std::pair<std::string, std::function<void(json&)>>> mutations = {
@@ -102,6 +112,7 @@ TEST(Normalize, ChangesWithEveryFieldThatChangesMeaning) {
         {"nvrtc option", [](json& s) { s["nvrtc_options"].push_back("-lineinfo"); }},
         {"rtol", [](json& s) { s["check"]["rtol"] = 1e-4; }},
         {"budget", [](json& s) { s["budget"]["evaluations"] = 300; }},
+        {"strategy", [](json& s) { s["budget"]["strategy"] = "bayes"; }},
     };
     for (const auto& [what, mutate] : mutations) {
         json changed = fixture_json();

@@ -1,0 +1,139 @@
+// Bayesian optimization: a Gaussian process over the parameters' scaled value indices models
+// log(time); each batch takes the candidates of highest expected improvement, each pick damping
+// the improvement expected of candidates near it so a batch spreads out. Failed configurations
+// are modelled as clearly slower than the slowest success, so the model steers away from failing
+// regions. The first few picks are random, to give the model something to fit.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "driver/search/gaussian_process.h"
+#include "driver/search/strategies.h"
+
+namespace optiml::search {
+namespace {
+
+constexpr std::size_t kCandidatesScored = 2000;  // a random subset of larger spaces
+constexpr double kLengthScale = 0.3;             // in scaled index units ([0, 1] per parameter)
+constexpr double kNoise = 1e-4;
+constexpr double kSpreadRadius = 0.15;
+constexpr double kFailurePenalty = 1.0;  // in log(ms) above the slowest success
+// The model fits the best half of this many measurements and the most recent others: an exact
+// GP costs n^3, and far-from-best points matter little to where the optimum is.
+constexpr std::size_t kMaxModelPoints = 160;
+
+double distance(const std::vector<double>& a, const std::vector<double>& b) {
+    double squared = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) squared += (a[i] - b[i]) * (a[i] - b[i]);
+    return std::sqrt(squared);
+}
+
+class Bayes : public Strategy {
+  public:
+    Bayes(CandidatePool& pool, std::uint64_t seed)
+        : pool_(pool),
+          engine_(seed),
+          initial_(std::max<std::size_t>(6, pool.space().names.size() + 2)) {}
+    std::string name() const override { return "bayes"; }
+
+    std::vector<Config> propose(std::size_t n) override {
+        std::vector<Config> out;
+        if (observed_.size() < initial_ || !fit()) {
+            while (out.size() < n)
+                if (const auto i = pool_.random_untaken(engine_))
+                    take_into(pool_, *i, out);
+                else
+                    break;
+            return out;
+        }
+        std::vector<std::size_t> candidates = candidate_set();
+        std::vector<double> score(candidates.size());
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            const auto p = model_.predict(pool_.features(candidates[c]));
+            // Ties (EI underflows to 0 far from data) fall back to the lower predicted mean.
+            score[c] = expected_improvement(p.mean, p.stddev, best_) - 1e-12 * p.mean;
+        }
+        while (out.size() < n && !candidates.empty()) {
+            const auto top = static_cast<std::size_t>(std::max_element(score.begin(), score.end()) -
+                                                      score.begin());
+            const std::size_t chosen = candidates[top];
+            take_into(pool_, chosen, out);
+            const std::vector<double> at = pool_.features(chosen);
+            candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(top));
+            score.erase(score.begin() + static_cast<std::ptrdiff_t>(top));
+            for (std::size_t c = 0; c < candidates.size(); ++c) {
+                const double d = distance(at, pool_.features(candidates[c]));
+                if (d < kSpreadRadius) score[c] -= std::abs(score[c]) * (1.0 - d / kSpreadRadius);
+            }
+        }
+        return out;
+    }
+
+    void observe(const Config& config, const Outcome&) override {
+        if (const auto i = pool_.find(config)) observed_.push_back(*i);
+    }
+
+  private:
+    // False when nothing has succeeded yet (nothing to model).
+    bool fit() {
+        double slowest = -INFINITY;
+        best_ = INFINITY;
+        for (const std::size_t i : observed_)
+            if (std::isfinite(pool_.cost(i))) {
+                slowest = std::max(slowest, std::log(pool_.cost(i)));
+                best_ = std::min(best_, std::log(pool_.cost(i)));
+            }
+        if (!std::isfinite(best_)) return false;
+        std::vector<std::vector<double>> x;
+        std::vector<double> y;
+        for (const std::size_t i : model_points()) {
+            x.push_back(pool_.features(i));
+            y.push_back(std::isfinite(pool_.cost(i)) ? std::log(pool_.cost(i))
+                                                     : slowest + kFailurePenalty);
+        }
+        model_.fit(std::move(x), y);
+        return true;
+    }
+
+    std::vector<std::size_t> model_points() const {
+        if (observed_.size() <= kMaxModelPoints) return observed_;
+        std::vector<std::size_t> by_cost = observed_;
+        std::stable_sort(by_cost.begin(), by_cost.end(), [&](std::size_t a, std::size_t b) {
+            return pool_.cost(a) < pool_.cost(b);
+        });
+        std::vector<std::size_t> points(by_cost.begin(), by_cost.begin() + kMaxModelPoints / 2);
+        for (auto at = observed_.rbegin(); points.size() < kMaxModelPoints; ++at)
+            if (std::find(points.begin(), points.end(), *at) == points.end()) points.push_back(*at);
+        return points;
+    }
+
+    // Every untaken configuration of a small space; in a large one a random subset plus the
+    // untaken neighbours of the best, where improvement is most likely.
+    std::vector<std::size_t> candidate_set() {
+        std::vector<std::size_t> left = pool_.untaken();
+        if (left.size() <= kCandidatesScored) return left;
+        std::shuffle(left.begin(), left.end(), engine_);
+        left.resize(kCandidatesScored);
+        if (const auto best = pool_.best())
+            for (const std::size_t i : pool_.neighbours(*best))
+                if (!pool_.taken(i)) left.push_back(i);
+        std::sort(left.begin(), left.end());
+        left.erase(std::unique(left.begin(), left.end()), left.end());
+        return left;
+    }
+
+    CandidatePool& pool_;
+    std::mt19937_64 engine_;
+    std::size_t initial_;
+    std::vector<std::size_t> observed_;
+    GaussianProcess model_{kLengthScale, kNoise};
+    double best_ = INFINITY;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions& options) {
+    return std::make_unique<Bayes>(pool, options.seed);
+}
+
+}  // namespace optiml::search

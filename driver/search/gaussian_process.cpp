@@ -1,0 +1,82 @@
+#include "driver/search/gaussian_process.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace optiml::search {
+namespace {
+
+// Solves L z = b in place (L lower triangular, row-major).
+void forward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = b[i];
+        for (std::size_t k = 0; k < i; ++k) sum -= l[i * n + k] * b[k];
+        b[i] = sum / l[i * n + i];
+    }
+}
+
+// Solves L^T z = b in place.
+void backward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
+    for (std::size_t i = n; i-- > 0;) {
+        double sum = b[i];
+        for (std::size_t k = i + 1; k < n; ++k) sum -= l[k * n + i] * b[k];
+        b[i] = sum / l[i * n + i];
+    }
+}
+
+}  // namespace
+
+double GaussianProcess::kernel(const std::vector<double>& a, const std::vector<double>& b) const {
+    double squared = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) squared += (a[i] - b[i]) * (a[i] - b[i]);
+    const double r = std::sqrt(5.0 * squared) / length_;
+    return (1.0 + r + r * r / 3.0) * std::exp(-r);
+}
+
+void GaussianProcess::fit(std::vector<std::vector<double>> x, const std::vector<double>& y) {
+    x_ = std::move(x);
+    const std::size_t n = x_.size();
+    mean_ = std::accumulate(y.begin(), y.end(), 0.0) / static_cast<double>(n);
+    double variance = 0.0;
+    for (const double v : y) variance += (v - mean_) * (v - mean_);
+    scale_ = std::sqrt(variance / static_cast<double>(n));
+    if (!(scale_ > 1e-12)) scale_ = 1.0;
+
+    cholesky_.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) {
+            double sum = kernel(x_[i], x_[j]) + (i == j ? noise_ : 0.0);
+            for (std::size_t k = 0; k < j; ++k) sum -= cholesky_[i * n + k] * cholesky_[j * n + k];
+            // Duplicate points make K singular up to the noise; the floor keeps it factorable.
+            cholesky_[i * n + j] =
+                i == j ? std::sqrt(std::max(sum, 1e-12)) : sum / cholesky_[j * n + j];
+        }
+    }
+    alpha_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) alpha_[i] = (y[i] - mean_) / scale_;
+    forward(cholesky_, n, alpha_);
+    backward(cholesky_, n, alpha_);
+}
+
+GaussianProcess::Prediction GaussianProcess::predict(const std::vector<double>& x) const {
+    const std::size_t n = x_.size();
+    std::vector<double> k(n);
+    for (std::size_t i = 0; i < n; ++i) k[i] = kernel(x, x_[i]);
+    double mean = 0.0;
+    for (std::size_t i = 0; i < n; ++i) mean += k[i] * alpha_[i];
+    forward(cholesky_, n, k);
+    double explained = 0.0;
+    for (const double v : k) explained += v * v;
+    const double variance = std::max(0.0, 1.0 - explained);
+    return {mean_ + scale_ * mean, scale_ * std::sqrt(variance)};
+}
+
+double expected_improvement(double mean, double stddev, double best) {
+    if (!(stddev > 0.0)) return std::max(0.0, best - mean);
+    const double z = (best - mean) / stddev;
+    const double cdf = 0.5 * std::erfc(-z / std::sqrt(2.0));
+    const double pdf = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI);
+    return (best - mean) * cdf + stddev * pdf;
+}
+
+}  // namespace optiml::search

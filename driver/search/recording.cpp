@@ -1,0 +1,71 @@
+#include "driver/search/recording.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <set>
+
+namespace optiml::search {
+
+std::optional<double> Recording::optimum_ms() const {
+    std::optional<double> best;
+    for (const auto& [config, outcome] : records)
+        if (outcome.ok && (!best || outcome.median_ms < *best)) best = outcome.median_ms;
+    return best;
+}
+
+std::size_t Recording::successes() const {
+    return static_cast<std::size_t>(std::count_if(
+        records.begin(), records.end(), [](const auto& record) { return record.second.ok; }));
+}
+
+std::size_t Recording::within(double ratio) const {
+    const auto optimum = optimum_ms();
+    if (!optimum) return 0;
+    return static_cast<std::size_t>(
+        std::count_if(records.begin(), records.end(), [&](const auto& record) {
+            return record.second.ok && record.second.median_ms <= *optimum * ratio;
+        }));
+}
+
+void restrict_to_records(Recording& recording) {
+    // A copy of the keys, so the space stays right when the recording is copied or moved.
+    auto recorded = std::make_shared<std::set<Config>>();
+    for (const auto& [config, outcome] : recording.records) recorded->insert(config);
+    recording.space.is_valid = [recorded](const Config& config) {
+        return recorded->count(config) > 0;
+    };
+}
+
+std::vector<Outcome> ReplayEvaluator::evaluate(const std::vector<Config>& batch) {
+    std::vector<Outcome> outcomes;
+    for (const Config& config : batch) {
+        const auto found = recording_.records.find(config);
+        if (found != recording_.records.end()) {
+            outcomes.push_back(found->second);
+            continue;
+        }
+        Outcome missing;
+        missing.status = "not_recorded";
+        missing.message = format_config(config) + " is not in " + recording_.file;
+        outcomes.push_back(missing);
+    }
+    return outcomes;
+}
+
+std::optional<std::size_t> evaluations_until(const Result& result, double target_ms) {
+    for (std::size_t i = 0; i < result.trace.size(); ++i) {
+        const Outcome& outcome = result.trace[i].outcome;
+        if (outcome.ok && outcome.median_ms <= target_ms) return i + 1;
+    }
+    return std::nullopt;
+}
+
+double best_after(const Result& result, std::size_t evaluations) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < std::min(evaluations, result.trace.size()); ++i)
+        if (result.trace[i].outcome.ok) best = std::min(best, result.trace[i].outcome.median_ms);
+    return best;
+}
+
+}  // namespace optiml::search

@@ -1,0 +1,119 @@
+#include "driver/search/recording_file.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include "driver/search/recording_json.h"
+
+namespace optiml::search {
+namespace detail {
+
+JsonPath JsonPath::field(std::string_view key) const {
+    return {file_, path_.empty() ? std::string(key) : path_ + "." + std::string(key)};
+}
+JsonPath JsonPath::index(std::size_t i) const {
+    return {file_, path_ + "[" + std::to_string(i) + "]"};
+}
+JsonPath JsonPath::key(std::string_view key) const {
+    return {file_, path_ + "[\"" + std::string(key) + "\"]"};
+}
+
+void JsonPath::fail(const std::string& problem, const std::string& expected) const {
+    throw RecordingError(file_ + ": " + (path_.empty() ? "(file)" : path_) + ": " + problem +
+                         "; expected " + expected);
+}
+
+void JsonPath::fail_got(const nlohmann::json& got, const std::string& expected) const {
+    std::string text = got.dump();
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    fail("got " + text, expected);
+}
+
+const nlohmann::json& JsonPath::member(const nlohmann::json& value, std::string_view name,
+                                       const std::string& expected) const {
+    const auto found = value.find(name);
+    if (found == value.end()) field(name).fail("missing", expected);
+    return *found;
+}
+
+const nlohmann::json& JsonPath::object(const nlohmann::json& value,
+                                       const std::string& expected) const {
+    if (!value.is_object()) fail_got(value, expected);
+    return value;
+}
+
+const nlohmann::json& JsonPath::array(const nlohmann::json& value,
+                                      const std::string& expected) const {
+    if (!value.is_array()) fail_got(value, expected);
+    return value;
+}
+
+double JsonPath::number(const nlohmann::json& value, const std::string& expected) const {
+    if (!value.is_number()) fail_got(value, expected);
+    return value.get<double>();
+}
+
+std::int64_t JsonPath::integer(const nlohmann::json& value, const std::string& expected) const {
+    if (!value.is_number_integer()) fail_got(value, expected);
+    return value.get<std::int64_t>();
+}
+
+std::string JsonPath::string(const nlohmann::json& value, const std::string& expected) const {
+    if (!value.is_string()) fail_got(value, expected);
+    return value.get<std::string>();
+}
+
+void span_space(Recording& recording, std::vector<std::string> names,
+                std::optional<Config> defaults) {
+    Space& space = recording.space;
+    space.names = std::move(names);
+    space.values.clear();
+    for (const std::string& name : space.names) {
+        std::set<std::int64_t> values;
+        for (const auto& [config, outcome] : recording.records) values.insert(config.at(name));
+        space.values.emplace_back(values.begin(), values.end());
+    }
+    restrict_to_records(recording);
+    if (defaults) {
+        space.defaults = *defaults;
+    } else {
+        const std::vector<Config> valid = space.enumerate_valid();
+        space.defaults = valid.empty() ? Config{} : valid.front();
+    }
+}
+
+}  // namespace detail
+
+Recording read_recording(const std::filesystem::path& file) {
+    const std::string label = file.string();
+    const detail::JsonPath root(label);
+    std::ifstream in(file);
+    if (!in) root.fail("cannot be read", "a readable recording file");
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        root.fail(std::string("not JSON (") + e.what() + ")", "a JSON recording");
+    }
+    const char* const formats =
+        "an OptiML recording (\"format\": \"optiml-recording\"), a cache entry manifest (with "
+        "\"trace\"), a Kernel Tuner cache file (with \"tune_params_keys\" and \"cache\") or T4 "
+        "results (with \"schema_version\" and \"results\")";
+    if (!json.is_object()) root.fail_got(json, formats);
+    Recording recording;
+    if (json.contains("format"))
+        recording = detail::read_optiml_recording(json, root);
+    else if (json.contains("trace"))
+        recording = detail::read_optiml_manifest(json, root);
+    else if (json.contains("tune_params_keys") && json.contains("cache"))
+        recording = detail::read_kernel_tuner_cache(json, root);
+    else if (json.contains("results"))
+        recording = detail::read_t4_results(json, root);
+    else
+        root.fail("not a recording", formats);
+    recording.file = label;
+    return recording;
+}
+
+}  // namespace optiml::search

@@ -1,0 +1,48 @@
+// Shared by the recording readers: where in a file a value sits (for errors that name the
+// field), typed access that fails with such an error, and the space a set of records spans.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "driver/search/recording.h"
+#include "driver/search/recording_file.h"
+
+namespace optiml::search::detail {
+
+class JsonPath {
+  public:
+    JsonPath(std::string file, std::string path = "")
+        : file_(std::move(file)), path_(std::move(path)) {}
+    JsonPath field(std::string_view key) const;  // a.b
+    JsonPath index(std::size_t i) const;         // a[3]
+    JsonPath key(std::string_view key) const;    // a["16,1"] (keys that are data)
+    [[noreturn]] void fail(const std::string& problem, const std::string& expected) const;
+    [[noreturn]] void fail_got(const nlohmann::json& got, const std::string& expected) const;
+
+    // The member `name` of `object` (which this path names); fails when it is missing.
+    const nlohmann::json& member(const nlohmann::json& object, std::string_view name,
+                                 const std::string& expected) const;
+    const nlohmann::json& object(const nlohmann::json& value, const std::string& expected) const;
+    const nlohmann::json& array(const nlohmann::json& value, const std::string& expected) const;
+    double number(const nlohmann::json& value, const std::string& expected) const;
+    std::int64_t integer(const nlohmann::json& value, const std::string& expected) const;
+    std::string string(const nlohmann::json& value, const std::string& expected) const;
+
+  private:
+    std::string file_;
+    std::string path_;
+};
+
+// Names in the given order; each parameter's values are the distinct recorded ones, ascending.
+// Defaults: `defaults` when given, else the first recorded configuration in enumeration order.
+void span_space(Recording& recording, std::vector<std::string> names,
+                std::optional<Config> defaults = std::nullopt);
+
+Recording read_optiml_recording(const nlohmann::json& json, const JsonPath& root);
+Recording read_optiml_manifest(const nlohmann::json& json, const JsonPath& root);
+Recording read_kernel_tuner_cache(const nlohmann::json& json, const JsonPath& root);
+Recording read_t4_results(const nlohmann::json& json, const JsonPath& root);
+
+}  // namespace optiml::search::detail

@@ -1,0 +1,21 @@
+// The concrete strategies, one file each; make_strategy (strategy.cpp) picks one by name.
+#pragma once
+
+#include <memory>
+
+#include "driver/search/strategy.h"
+
+namespace optiml::search {
+
+std::unique_ptr<Strategy> make_exhaustive(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_random(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_greedy_ils(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_genetic(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_mcts(CandidatePool& pool, const StrategyOptions& options);
+std::unique_ptr<Strategy> make_auto(CandidatePool& pool, const StrategyOptions& options);
+
+// Takes pool entry i and appends its configuration to `out`.
+void take_into(CandidatePool& pool, std::size_t i, std::vector<Config>& out);
+
+}  // namespace optiml::search

@@ -1,0 +1,173 @@
+// Reading recorded spaces (OptiML's, Kernel Tuner's cache files, T4 results) and replaying
+// strategies against them. The fixtures under data/ are hand-written (data/README.md); the
+// manifest is the matmul example's committed seed entry: real H200 measurements.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/search/recording_file.h"
+#include "driver/search/strategy.h"
+
+namespace optiml::search {
+namespace {
+namespace fs = std::filesystem;
+
+fs::path data(const std::string& name) {
+    return fs::path(OPTIML_SOURCE_DIR) / "tests/unit/search/data" / name;
+}
+
+fs::path matmul_manifest() {
+    for (const auto& entry : fs::recursive_directory_iterator(
+             fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/optiml-seed/entries"))
+        if (entry.path().filename() == "manifest.json") return entry.path();
+    return {};
+}
+
+// Writes `text` to a file of its own and returns the reader's error message.
+std::string error_reading(const std::string& text) {
+    const fs::path file = fs::path(::testing::TempDir()) / "bad_recording.json";
+    std::ofstream(file) << text;
+    try {
+        read_recording(file);
+    } catch (const RecordingError& e) {
+        const std::string message = e.what();
+        return message.substr(file.string().size());  // without the file name
+    }
+    return "accepted";
+}
+
+TEST(Recording, ReadsAManifestTrace) {
+    const Recording recording = read_recording(matmul_manifest());
+    const auto manifest = nlohmann::json::parse(std::ifstream(matmul_manifest()));
+    EXPECT_EQ(recording.format, "optiml-manifest");
+    EXPECT_EQ(recording.records.size(), manifest["trace"].size());
+    EXPECT_EQ(recording.space.defaults, manifest["default_parameters"].get<Config>());
+    EXPECT_EQ(recording.space.names.size(), 6u);
+    ASSERT_TRUE(recording.optimum_ms());
+    EXPECT_DOUBLE_EQ(*recording.optimum_ms(), manifest["time_ms"]["median"].get<double>());
+    EXPECT_EQ(recording.space.enumerate_valid().size(), recording.records.size());
+}
+
+TEST(Recording, ReadsAKernelTunerCacheFile) {
+    const Recording recording = read_recording(data("kernel_tuner_cache.json"));
+    EXPECT_EQ(recording.format, "kernel-tuner-cache");
+    EXPECT_EQ(recording.kernel, "fixture_kernel");
+    ASSERT_EQ(recording.records.size(), 5u);
+    // Booleans become 0/1, strings their index in tune_params.
+    const Outcome& fast =
+        recording.records.at({{"block_size_x", 32}, {"use_shared", 1}, {"layout", 1}});
+    EXPECT_TRUE(fast.ok);
+    EXPECT_DOUBLE_EQ(fast.median_ms, 1.0);
+    EXPECT_DOUBLE_EQ(fast.min_ms, 0.9);
+    EXPECT_DOUBLE_EQ(fast.max_ms, 1.3);
+    EXPECT_EQ(fast.runs, 3);
+    const Outcome& failed =
+        recording.records.at({{"block_size_x", 32}, {"use_shared", 0}, {"layout", 1}});
+    EXPECT_FALSE(failed.ok);
+    EXPECT_EQ(failed.status, "CompilationFailedConfig");
+    EXPECT_EQ(recording.successes(), 3u);
+    // No defaults in the format: the first recorded configuration in enumeration order.
+    EXPECT_EQ(recording.space.defaults,
+              (Config{{"block_size_x", 16}, {"use_shared", 0}, {"layout", 0}}));
+}
+
+TEST(Recording, ReadsT4Results) {
+    const Recording recording = read_recording(data("t4_results.json"));
+    EXPECT_EQ(recording.format, "t4-results");
+    ASSERT_EQ(recording.records.size(), 3u);
+    EXPECT_DOUBLE_EQ(recording.records.at({{"block_size_x", 64}, {"tile", 1}}).median_ms, 3.0)
+        << "seconds are converted to ms";
+    EXPECT_EQ(recording.records.at({{"block_size_x", 128}, {"tile", 1}}).status, "compile");
+    EXPECT_DOUBLE_EQ(recording.records.at({{"block_size_x", 128}, {"tile", 2}}).median_ms, 2.5)
+        << "without a measurement, the median of times.runtimes";
+}
+
+TEST(Recording, ReadsAnOptiMLRecording) {
+    const Recording recording = read_recording(data("optiml_recording.json"));
+    EXPECT_EQ(recording.format, "optiml-recording");
+    EXPECT_EQ(recording.space.values, (std::vector<std::vector<std::int64_t>>{{64, 128}, {1, 2}}));
+    EXPECT_EQ(recording.records.size(), 3u);
+    EXPECT_EQ(recording.within(1.02), 1u);
+    EXPECT_FALSE(recording.space.is_valid({{"block", 128}, {"items", 1}})) << "not recorded";
+    EXPECT_TRUE(recording.space.is_valid({{"block", 128}, {"items", 2}})) << "recorded, failed";
+}
+
+TEST(Recording, MalformedFilesNameTheField) {
+    const std::string kt_head =
+        R"({"tune_params_keys": ["x"], "tune_params": {"x": [1, 2]}, "cache": {"1": )";
+    EXPECT_EQ(error_reading(kt_head + R"({"x": 1, "time": true}}})"),
+              ": cache[\"1\"].time: got true; expected a number or a Kernel Tuner error string");
+    EXPECT_EQ(
+        error_reading(kt_head + R"({"x": 1, "time": "Oops"}}})"),
+        ": cache[\"1\"].time: got \"Oops\"; expected a number or a Kernel Tuner error string");
+    EXPECT_EQ(error_reading(kt_head + R"({"time": 1.0}}})"),
+              ": cache[\"1\"].x: missing; expected the value of parameter x");
+    EXPECT_EQ(error_reading(R"({"format": "optiml-recording", "version": 2})"),
+              ": version: got 2; expected 1 (the only version so far)");
+    EXPECT_EQ(error_reading(
+                  R"({"format": "optiml-recording", "version": 1, "space": {"names": ["a"],
+                      "values": [[1]], "defaults": {"a": 1}}, "records": [{"parameters": {"a": 1},
+                      "status": "ok", "time_ms": {"median": "fast"}}]})"),
+              ": records[0].time_ms.median: got \"fast\"; expected the median time in ms");
+    EXPECT_EQ(error_reading(
+                  R"({"format": "optiml-recording", "version": 1, "space": {"names": ["a"],
+                      "values": [[1, 2]], "defaults": {"a": 1}}, "records": [{"parameters":
+                      {"a": 3}, "status": "compile_error"}]})"),
+              ": records[0].parameters.a: got 3; expected one of space.values[0]");
+    EXPECT_EQ(error_reading(R"({"results": [{"configuration": {"a": 1}}]})"),
+              ": results[0].invalidity: missing; expected an object with configuration, "
+              "invalidity and measurements");
+    EXPECT_EQ(error_reading(R"({"something": 1})"),
+              ": (file): not a recording; expected an OptiML recording (\"format\": "
+              "\"optiml-recording\"), a cache entry manifest (with \"trace\"), a Kernel Tuner "
+              "cache file (with \"tune_params_keys\" and \"cache\") or T4 results (with "
+              "\"schema_version\" and \"results\")");
+}
+
+TEST(Replay, AConfigurationOutsideTheRecordingFailsAsNotRecorded) {
+    const Recording recording = read_recording(data("optiml_recording.json"));
+    ReplayEvaluator evaluator(recording);
+    const auto outcomes =
+        evaluator.evaluate({{{"block", 64}, {"items", 2}}, {{"block", 128}, {"items", 1}}});
+    EXPECT_TRUE(outcomes[0].ok);
+    EXPECT_DOUBLE_EQ(outcomes[0].median_ms, 2.0);
+    EXPECT_FALSE(outcomes[1].ok);
+    EXPECT_EQ(outcomes[1].status, "not_recorded");
+}
+
+// Every strategy, replayed on the real matmul space, proposes only recorded configurations and
+// (exhaustive) finds the recorded optimum.
+TEST(Replay, EveryStrategyStaysInsideTheRecording) {
+    const Recording recording = read_recording(matmul_manifest());
+    for (const std::string& name : strategy_names()) {
+        ReplayEvaluator evaluator(recording);
+        const Result result = run_search(recording.space, evaluator, {60, 1e9, name}, {}, 5);
+        EXPECT_EQ(result.trace.size(), 60u) << name;
+        for (const auto& item : result.trace)
+            EXPECT_NE(item.outcome.status, "not_recorded") << name;
+    }
+    ReplayEvaluator evaluator(recording);
+    const Result all = run_search(recording.space, evaluator, {1000, 1e9, "exhaustive"});
+    EXPECT_DOUBLE_EQ(best_after(all, all.trace.size()), *recording.optimum_ms());
+    EXPECT_LE(*evaluations_until(all, *recording.optimum_ms()), all.trace.size());
+}
+
+TEST(Replay, CountsEvaluationsUntilWithinATarget) {
+    Result result;
+    for (const double ms : {5.0, 4.0, 6.0, 2.0}) {
+        Outcome o;
+        o.ok = true;
+        o.median_ms = ms;
+        result.trace.push_back({{}, o, 0.0});
+    }
+    EXPECT_EQ(evaluations_until(result, 4.0), 2u);
+    EXPECT_EQ(evaluations_until(result, 2.0), 4u);
+    EXPECT_FALSE(evaluations_until(result, 1.0));
+    EXPECT_DOUBLE_EQ(best_after(result, 3), 4.0);
+}
+
+}  // namespace
+}  // namespace optiml::search

@@ -1,0 +1,186 @@
+// Behaviour every strategy owes the search, checked on synthetic objective functions (formulas
+// defined here, not measurements): constraints, budgets, no repeats, determinism, failures.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "driver/search/candidate_pool.h"
+#include "driver/search/strategy.h"
+#include "tests/unit/search/synthetic_spaces.h"
+
+namespace optiml::search {
+namespace {
+
+using testing::grid_space;
+using testing::synthetic_bowl;
+using testing::SyntheticEvaluator;
+
+const std::vector<std::string> kConcrete = {"exhaustive", "random", "greedy_ils",
+                                            "genetic",    "bayes",  "mcts"};
+
+// 4 parameters x 6 values with a constraint (p0 + p1 <= 7) and a failing region (p2 == 5):
+// the kind of space a kernel has (invalid block shapes, variants that do not compile).
+Space constrained_space() {
+    Space space = grid_space(4, 6);
+    space.is_valid = [](const Config& c) { return c.at("p0") + c.at("p1") <= 7; };
+    return space;
+}
+
+std::optional<double> constrained_cost(const Config& c) {
+    if (c.at("p2") == 5) return std::nullopt;
+    return synthetic_bowl({3, 2, 4, 1})(c);
+}
+
+Result run(const std::string& strategy, const Space& space, SyntheticEvaluator& evaluator,
+           int evaluations, std::uint64_t seed = 1, double seconds = 1e9) {
+    return run_search(space, evaluator, {evaluations, seconds, strategy}, {}, seed);
+}
+
+class EveryStrategy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryStrategy, NeverProposesAnInvalidOrRepeatedConfiguration) {
+    const Space space = constrained_space();
+    SyntheticEvaluator evaluator(constrained_cost);
+    const Result result = run(GetParam(), space, evaluator, 400);
+    EXPECT_EQ(result.trace.size(), 400u);
+    std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
+    EXPECT_EQ(unique.size(), evaluator.seen.size()) << "a configuration was evaluated twice";
+    for (const Config& c : evaluator.seen) EXPECT_TRUE(space.is_valid(c)) << format_config(c);
+}
+
+TEST_P(EveryStrategy, StopsAtTheEvaluationBudget) {
+    SyntheticEvaluator evaluator(constrained_cost);
+    const Result result = run(GetParam(), constrained_space(), evaluator, 37);
+    EXPECT_EQ(result.trace.size(), 37u);
+    EXPECT_EQ(evaluator.seen.size(), 37u);
+}
+
+TEST_P(EveryStrategy, StopsAtTheTimeBudget) {
+    SyntheticEvaluator evaluator(constrained_cost);
+    const Result result = run(GetParam(), constrained_space(), evaluator, 400, 1, 0.0);
+    EXPECT_TRUE(result.stopped_by_time);
+    EXPECT_EQ(result.trace.size(), 1u);  // the baseline only
+}
+
+TEST_P(EveryStrategy, IsDeterministicForASeed) {
+    SyntheticEvaluator first(constrained_cost);
+    SyntheticEvaluator second(constrained_cost);
+    run(GetParam(), constrained_space(), first, 120, 42);
+    run(GetParam(), constrained_space(), second, 120, 42);
+    EXPECT_EQ(first.seen, second.seen);
+}
+
+TEST_P(EveryStrategy, MeasuresTheDefaultFirstAndAFailureIsNeverBest) {
+    SyntheticEvaluator evaluator(constrained_cost);
+    const Result result = run(GetParam(), constrained_space(), evaluator, 100);
+    EXPECT_EQ(evaluator.seen.front(), constrained_space().defaults);
+    ASSERT_TRUE(result.best);
+    EXPECT_TRUE(result.trace[*result.best].outcome.ok);
+}
+
+TEST_P(EveryStrategy, GivenEnoughBudgetItMeasuresTheWholeValidSpace) {
+    const Space space = constrained_space();
+    SyntheticEvaluator evaluator(constrained_cost);
+    const Result result = run(GetParam(), space, evaluator, 10000);
+    EXPECT_EQ(result.trace.size(), space.enumerate_valid().size())
+        << "the strategy stopped proposing before the space was used up";
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, ::testing::ValuesIn(kConcrete),
+                         [](const auto& param_info) { return param_info.param; });
+
+// The default and everything one parameter away from it fail; only far configurations work.
+// (Not exhaustive: it enumerates in order, whatever it measures.)
+class AdaptiveStrategy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AdaptiveStrategy, GetsOutOfAnAllFailingNeighbourhood) {
+    SyntheticEvaluator evaluator([](const Config& c) -> std::optional<double> {
+        if (c.at("p0") < 3 || c.at("p1") < 3) return std::nullopt;
+        return synthetic_bowl({4, 4, 1, 1})(c);
+    });
+    const Result result = run(GetParam(), grid_space(4, 6), evaluator, 200);
+    EXPECT_EQ(result.trace.size(), 200u);
+    ASSERT_TRUE(result.best) << "never left the failing region";
+    EXPECT_TRUE(result.trace[*result.best].outcome.ok);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, AdaptiveStrategy,
+                         ::testing::Values("random", "greedy_ils", "genetic", "bayes", "mcts"),
+                         [](const auto& param_info) { return param_info.param; });
+
+// The learning strategies find a narrow optimum of a smooth 1296-point bowl in a fraction of the
+// space (random needs about half of it on average); checked over several seeds.
+class LearningStrategy : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LearningStrategy, FindsTheOptimumOfASmoothBowlInAFractionOfTheSpace) {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        SyntheticEvaluator evaluator(synthetic_bowl({4, 1, 3, 5}));
+        const Result result = run(GetParam(), grid_space(4, 6), evaluator, 300, seed);
+        ASSERT_TRUE(result.best);
+        EXPECT_EQ(result.trace[*result.best].outcome.median_ms, 1.0)
+            << GetParam() << " missed the optimum with seed " << seed;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, LearningStrategy,
+                         ::testing::Values("greedy_ils", "genetic", "bayes", "mcts"),
+                         [](const auto& param_info) { return param_info.param; });
+
+// Ask/tell: proposals made before earlier ones are observed never overlap them (a streaming
+// evaluator keeps several in flight).
+TEST(Strategy, ProposalsInFlightNeverOverlap) {
+    for (const std::string& name : kConcrete) {
+        const Space space = constrained_space();
+        CandidatePool pool(space);
+        const auto strategy = make_strategy(name, pool, {3, 200});
+        std::set<Config> proposed;
+        for (int round = 0; round < 3; ++round)
+            for (const Config& c : strategy->propose(5)) {
+                EXPECT_TRUE(proposed.insert(c).second) << name << " proposed a config twice";
+                EXPECT_TRUE(space.is_valid(c));
+            }
+        EXPECT_GE(proposed.size(), 5u) << name;
+    }
+}
+
+TEST(Strategy, UnknownNamesAreRejectedWithTheList) {
+    const Space space = grid_space(2, 2);
+    CandidatePool pool(space);
+    try {
+        make_strategy("anneal", pool, {});
+        FAIL() << "accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(),
+                     "unknown search strategy \"anneal\"; expected one of auto, exhaustive, "
+                     "random, greedy_ils, genetic, bayes, mcts");
+    }
+}
+
+TEST(AutoStrategy, ExhaustiveWhenTheSpaceFitsRandomWhenTheBudgetIsTinyElseLearning) {
+    SyntheticEvaluator evaluator(synthetic_bowl({1, 1, 1, 1}));
+    EXPECT_EQ(run("auto", grid_space(4, 2), evaluator, 16).strategy, "exhaustive");
+    EXPECT_EQ(run("auto", grid_space(4, 6), evaluator, 10).strategy, "random");
+    const std::string learned = run("auto", grid_space(4, 6), evaluator, 100).strategy;
+    EXPECT_NE(learned, "exhaustive");
+    EXPECT_NE(learned, "random");
+}
+
+TEST(CandidatePool, NeighboursDifferInOneParameterAndAreValid) {
+    const Space space = constrained_space();
+    CandidatePool pool(space);
+    const auto origin = pool.find(space.defaults);
+    ASSERT_TRUE(origin);
+    const auto neighbours = pool.neighbours(*origin);
+    EXPECT_EQ(neighbours.size(), 4u * 5u);
+    for (const std::size_t i : neighbours) {
+        int differing = 0;
+        for (const auto& [name, value] : pool.config(i)) differing += value != 0 ? 1 : 0;
+        EXPECT_EQ(differing, 1);
+    }
+    EXPECT_FALSE(pool.find(Config{{"p0", 5}, {"p1", 5}, {"p2", 0}, {"p3", 0}}))
+        << "violates the constraint, so it is not a candidate";
+}
+
+}  // namespace
+}  // namespace optiml::search
