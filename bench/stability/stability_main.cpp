@@ -12,7 +12,7 @@
 #include <string>
 
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/measure/candidate_evaluator.h"
+#include "driver/tune/candidate_evaluator.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
@@ -73,19 +73,19 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(scratch);
 
     const auto original = compile::compile(
-        measure::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
+        tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     auto compile_start = std::chrono::steady_clock::now();
     const auto variant =
-        compile::compile(measure::make_compile_request(spec, config, arch, compile::Output::Cubin));
+        compile::compile(tune::make_compile_request(spec, config, arch, compile::Output::Cubin));
     const double compile_ms = ms_since(compile_start);
     if (!original.ok || !variant.ok) {
         std::fprintf(stderr, "compile failed:\n%s%s", original.log.c_str(), variant.log.c_str());
         return 1;
     }
-    measure::LaunchSpec original_launch = measure::make_launch(spec, spec.default_config());
+    measure::LaunchSpec original_launch = tune::make_launch(spec, spec.default_config());
     original_launch.symbol = original.lowered_name;
     original_launch.image_path = write_image(scratch, "original.cubin", original.binary);
-    measure::LaunchSpec launch = measure::make_launch(spec, config);
+    measure::LaunchSpec launch = tune::make_launch(spec, config);
     launch.symbol = variant.lowered_name;
     launch.image_path = write_image(scratch, "variant.cubin", variant.binary);
 

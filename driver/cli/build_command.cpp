@@ -2,8 +2,8 @@
 #include <sstream>
 
 #include "driver/cli/commands.h"
-#include "driver/cli/kernel_build.h"
 #include "driver/search/strategy.h"
+#include "driver/tune/kernel_build.h"
 
 namespace optiml::cli {
 
@@ -43,7 +43,7 @@ void add_build_command(CLI::App& app) {
         "build",
         "Look up (or tune) a kernel for each architecture and generate its launcher "
         "(what CMake's optiml_optimize_kernel() runs)");
-    auto options = std::make_shared<BuildOptions>();
+    auto options = std::make_shared<tune::BuildOptions>();
     auto archs = std::make_shared<std::string>();
     auto mode = std::make_shared<std::string>("auto");
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")
@@ -73,9 +73,9 @@ void add_build_command(CLI::App& app) {
         ->capture_default_str();
     command->callback([=] {
         options->archs = parse_archs(*archs);
-        options->mode = *parse_mode(*mode);
+        options->mode = *tune::parse_mode(*mode);
         try {
-            exit_status() = run_build(*options, std::cout);
+            exit_status() = tune::run_build(*options, std::cout);
         } catch (const std::exception& e) {
             std::cout << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;

@@ -1,10 +1,10 @@
 #include <iostream>
 
 #include "driver/cli/commands.h"
-#include "driver/cli/gpu_lock.h"
 #include "driver/cli/spec_profile.h"
 #include "driver/profile/app_profile_command.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/gpu_lock.h"
 
 namespace optiml::cli {
 
@@ -54,7 +54,7 @@ void add_profile_command(CLI::App& app) {
         options->markdown_out = *markdown;
         for (const auto& seed : *seeds) options->seeds.emplace_back(seed);
         try {
-            GpuLock lock;
+            tune::GpuLock lock;
             exit_status() = run_spec_profile(*options, std::cout, std::cerr);
         } catch (const std::exception& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";

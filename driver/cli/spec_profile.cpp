@@ -5,13 +5,13 @@
 #include <sstream>
 
 #include "cache/store.h"
-#include "driver/cli/kernel_key.h"
-#include "driver/cli/scratch_dir.h"
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/measure/candidate_evaluator.h"
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
 #include "driver/profile/variant_evidence.h"
+#include "driver/tune/candidate_evaluator.h"
+#include "driver/tune/kernel_key.h"
+#include "driver/tune/scratch_dir.h"
 
 namespace optiml::cli {
 namespace fs = std::filesystem;
@@ -34,8 +34,8 @@ search::Config parse_parameters(const std::string& text, const spec::Spec& spec)
 
 std::optional<search::Config> cached_winner(const SpecProfileOptions& options,
                                             const spec::Spec& spec, int arch, std::string& why) {
-    const KernelSources sources = scan_sources(spec);
-    const std::string key = cache::compute_key(key_inputs(spec, sources, arch));
+    const tune::KernelSources sources = tune::scan_sources(spec);
+    const std::string key = cache::compute_key(tune::key_inputs(spec, sources, arch));
     std::vector<cache::Store> stores;
     stores.emplace_back(options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir);
     for (const auto& seed : options.seeds)
@@ -43,7 +43,7 @@ std::optional<search::Config> cached_winner(const SpecProfileOptions& options,
     for (const auto& store : stores)
         if (auto entry = store.inspect(key))
             return entry->manifest.value("parameters", search::Config{});
-    why = "no tuned entry for " + arch_name(arch) + " (key " + key.substr(0, 12) +
+    why = "no tuned entry for " + tune::arch_name(arch) + " (key " + key.substr(0, 12) +
           "...): run `optiml tune --spec " + options.spec.string() + "` first";
     return std::nullopt;
 }
@@ -83,24 +83,24 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
         config = parse_parameters(options.variant, spec);
     }
 
-    ScratchDir scratch;
-    const auto original = compile::compile(measure::make_compile_request(
+    tune::ScratchDir scratch;
+    const auto original = compile::compile(tune::make_compile_request(
         spec, spec.default_config(), device.arch, compile::Output::Cubin));
     if (!original.ok) {
         log << "optiml: error: the original kernel does not compile with NVRTC:\n" << original.log;
         return 1;
     }
-    const measure::LaunchSpec original_launch = measure::write_launch(
+    const measure::LaunchSpec original_launch = tune::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
     measure::LaunchSpec launch = original_launch;
     if (!config.empty()) {
         const auto variant = compile::compile(
-            measure::make_compile_request(spec, config, device.arch, compile::Output::Cubin));
+            tune::make_compile_request(spec, config, device.arch, compile::Output::Cubin));
         if (!variant.ok) {
             log << "optiml: error: the variant does not compile:\n" << variant.log;
             return 1;
         }
-        launch = measure::write_launch(spec, config, variant, scratch.path() / "variant.cubin");
+        launch = tune::write_launch(spec, config, variant, scratch.path() / "variant.cubin");
     }
 
     // Fixed inputs (seed base 0), so that an outside profiler sees the same data on a rerun.

@@ -2,15 +2,15 @@
 
 #include "cache/store.h"
 #include "driver/cli/commands.h"
-#include "driver/cli/compare_build.h"
-#include "driver/cli/device_selection.h"
-#include "driver/cli/gpu_lock.h"
-#include "driver/cli/kernel_key.h"
 #include "driver/cli/replay_run.h"
-#include "driver/cli/tuning.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/strategy.h"
 #include "driver/spec/kernel_source.h"
+#include "driver/tune/compare_build.h"
+#include "driver/tune/device_selection.h"
+#include "driver/tune/gpu_lock.h"
+#include "driver/tune/kernel_key.h"
+#include "driver/tune/tuning.h"
 
 namespace optiml::cli {
 
@@ -85,28 +85,28 @@ void add_tune_command(CLI::App& app) {
         // --device times; OPTIML_DEVICES limits the GPUs of its model that verify beside it.
         std::vector<measure::DeviceInfo> allowed;
         try {
-            allowed = allowed_devices(devices, device_list_from_environment());
-        } catch (const DeviceListError& e) {
+            allowed = tune::allowed_devices(devices, tune::device_list_from_environment());
+        } catch (const tune::DeviceListError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;
             return;
         }
-        const KernelSources sources = scan_sources(spec);
-        const cache::KeyInputs inputs = key_inputs(spec, sources, device.arch);
+        const tune::KernelSources sources = tune::scan_sources(spec);
+        const cache::KeyInputs inputs = tune::key_inputs(spec, sources, device.arch);
         const std::string key = cache::compute_key(inputs);
         search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
                               options->seconds.value_or(spec.budget.seconds),
                               options->strategy.value_or(spec.budget.strategy)};
-        GpuLock lock;
+        tune::GpuLock lock;
         const std::filesystem::path cache_root = options->cache_dir.empty()
                                                      ? cache::default_cache_dir()
                                                      : std::filesystem::path(options->cache_dir);
         std::optional<cache::Entry> entry;
         try {
-            entry = tune({&spec, device, allowed, key, key_summary(inputs), budget,
-                          options->host_compiler, cache_root},
-                         std::cout);
-        } catch (const CompareBuildError& e) {
+            entry = tune::run_tuning({&spec, device, allowed, key, tune::key_summary(inputs),
+                                      budget, options->host_compiler, cache_root},
+                                     std::cout);
+        } catch (const tune::CompareBuildError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;
             return;

@@ -3,7 +3,7 @@
 // block size. What is checked: a challenger replaces the incumbent only beyond the measured
 // spread; a claim over 10x is verified again and rejected when that fails; the original
 // configuration is the baseline.
-#include "driver/measure/candidate_evaluator.h"
+#include "driver/tune/candidate_evaluator.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,11 @@
 #include <set>
 
 namespace optiml::measure {
+using tune::add_extra_sizes;
+using tune::CandidateEvaluator;
+using tune::make_compile_request;
+using tune::make_launch;
+using tune::write_launch;
 namespace {
 namespace fs = std::filesystem;
 

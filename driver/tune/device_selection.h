@@ -10,7 +10,7 @@
 
 #include "driver/measure/worker_client.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 class DeviceListError : public std::runtime_error {
   public:
@@ -33,4 +33,4 @@ std::vector<measure::DeviceInfo> allowed_devices(const std::vector<measure::Devi
 std::vector<measure::DeviceInfo> verifying_peers(const measure::DeviceInfo& primary,
                                                  const std::vector<measure::DeviceInfo>& devices);
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -8,7 +8,7 @@
 
 #include "driver/spec/spec.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 // A comparison function that does not compile: the message names the source, the spec field
 // and the compiler's output.
@@ -22,4 +22,4 @@ class CompareBuildError : public std::runtime_error {
 std::filesystem::path build_compare_library(const spec::Spec& spec, const std::string& compiler,
                                             const std::filesystem::path& dir);
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

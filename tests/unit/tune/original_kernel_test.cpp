@@ -10,10 +10,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "driver/cli/kernel_build.h"
-#include "tests/unit/cli/build_test_support.h"
+#include "driver/tune/kernel_build.h"
+#include "tests/unit/tune/build_test_support.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 namespace fs = std::filesystem;
 
@@ -104,4 +104,4 @@ TEST_F(OriginalKernelTest, AnOriginalNvrtcCannotCompileIsNamedNotTakenForNoGpu) 
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

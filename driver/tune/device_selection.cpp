@@ -1,10 +1,10 @@
-#include "driver/cli/device_selection.h"
+#include "driver/tune/device_selection.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 std::optional<std::vector<int>> parse_device_list(const std::string& text) {
     const auto blank = [](unsigned char c) { return std::isspace(c) != 0; };
@@ -54,4 +54,4 @@ std::vector<measure::DeviceInfo> verifying_peers(const measure::DeviceInfo& prim
     return peers;
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -1,4 +1,4 @@
-#include "driver/cli/gpu_lock.h"
+#include "driver/tune/gpu_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <cstdlib>
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 GpuLock::GpuLock() {
     const char* path = std::getenv("OPTIML_LOCK_FILE");
@@ -24,4 +24,4 @@ GpuLock::~GpuLock() {
     }
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 class ScratchDir {
   public:
@@ -23,4 +23,4 @@ class ScratchDir {
     std::filesystem::path path_;
 };
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

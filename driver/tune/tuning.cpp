@@ -1,4 +1,4 @@
-#include "driver/cli/tuning.h"
+#include "driver/tune/tuning.h"
 
 #include <chrono>
 #include <cstdio>
@@ -11,17 +11,17 @@
 #include <random>
 #include <sstream>
 
-#include "driver/cli/compare_build.h"
-#include "driver/cli/device_selection.h"
-#include "driver/cli/kernel_key.h"
-#include "driver/cli/scratch_dir.h"
-#include "driver/cli/tuning_evidence.h"
-#include "driver/cli/version.h"
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/measure/candidate_evaluator.h"
 #include "driver/measure/verifier_pool.h"
+#include "driver/tune/candidate_evaluator.h"
+#include "driver/tune/compare_build.h"
+#include "driver/tune/device_selection.h"
+#include "driver/tune/kernel_key.h"
+#include "driver/tune/scratch_dir.h"
+#include "driver/tune/tuning_evidence.h"
+#include "driver/tune/version.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace fs = std::filesystem;
 namespace {
 
@@ -114,8 +114,8 @@ std::string entry_summary(const nlohmann::json& m) {
     return out.str();
 }
 
-std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
-                                 std::string* failure) {
+std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream& log,
+                                       std::string* failure) {
     const spec::Spec& spec = *request.spec;
     const int arch = request.device.arch;
     const std::string prefix = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
@@ -133,7 +133,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
     // geometry. The spec's defaults are the one original: tuning, verification and the launcher's
     // nvcc fallback all use them, whatever #ifndef defaults the source has.
     const auto original = compile::compile(
-        measure::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
+        tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     if (!original.ok) {
         log << prefix << "the original kernel does not compile with NVRTC ("
             << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
@@ -144,7 +144,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
                "spec's include_dirs. Original kernel kept\n";
         return fail("the original kernel does not compile with NVRTC");
     }
-    const measure::LaunchSpec original_launch = measure::write_launch(
+    const measure::LaunchSpec original_launch = tune::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
 
     // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
@@ -156,7 +156,7 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
     }
     measure::RemoteSession session(measure::default_worker_path(), request.device.index, problem,
                                    original_launch);
-    measure::add_extra_sizes(spec, problem, original_launch, session);
+    tune::add_extra_sizes(spec, problem, original_launch, session);
     try {
         session.start();
     } catch (const std::exception& e) {
@@ -170,14 +170,14 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
     for (const auto& peer : verifying_peers(request.device, request.devices)) {
         peers.push_back(std::make_unique<measure::RemoteSession>(
             measure::default_worker_path(), peer.index, problem, original_launch));
-        measure::add_extra_sizes(spec, problem, original_launch, *peers.back());
+        tune::add_extra_sizes(spec, problem, original_launch, *peers.back());
     }
     measure::VerifierPool pool(session, std::move(peers));
     for (const std::string& why : pool.start()) log << prefix << "not verifying on " << why << "\n";
     const std::vector<int> devices_used = pool.devices();
 
-    measure::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
-                                          measure::make_timing(spec));
+    tune::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
+                                       measure::make_timing(spec));
     evaluator.set_reverify_seed(problem.seed_base + 1000);
     if (pool.size() > 1) {
         evaluator.set_verifier_pool(&pool);
@@ -215,8 +215,8 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
     }
     const auto& best = result.trace.at(*result.best);
     const compile::CompileResult* cubin = evaluator.compiled(best.config);
-    const auto ptx = compile::compile(
-        measure::make_compile_request(spec, best.config, arch, compile::Output::Ptx));
+    const auto ptx =
+        compile::compile(tune::make_compile_request(spec, best.config, arch, compile::Output::Ptx));
     if (!cubin || !ptx.ok) {
         log << prefix << "could not rebuild the winner's PTX; original kernel kept\n";
         return fail("could not rebuild the winner's PTX");
@@ -284,4 +284,4 @@ std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
     return entry;
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -14,7 +14,7 @@
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 struct TuneRequest {
     const spec::Spec* spec = nullptr;
@@ -39,11 +39,11 @@ search::Space tuning_space(const spec::Spec& spec);
 // and, where `failure` is given, a one-line reason in it.
 // Throws CompareBuildError (compare_build.h) when the spec's comparison function does not
 // compile: a mistake in the project's code, which stops the build like a bad spec does.
-std::optional<cache::Entry> tune(const TuneRequest& request, std::ostream& log,
-                                 std::string* failure = nullptr);
+std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream& log,
+                                       std::string* failure = nullptr);
 
 // One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA
 // H200"
 std::string entry_summary(const nlohmann::json& manifest);
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -6,9 +6,9 @@
 
 #include <fstream>
 
-#include "driver/cli/tuning.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/tuning.h"
 
 namespace optiml::search {
 namespace {
@@ -46,7 +46,7 @@ class RecordedEvaluator : public Evaluator {
 Space matmul_space() {
     static const spec::Spec spec =
         spec::load_spec(fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/kernels/matmul.optiml.json");
-    return cli::tuning_space(spec);
+    return tune::tuning_space(spec);
 }
 
 TEST(RecordedSearch, ExhaustiveReplayFindsTheRecordedWinner) {

@@ -1,11 +1,11 @@
-#include "driver/cli/compare_build.h"
+#include "driver/tune/compare_build.h"
 
 #include <fstream>
 
-#include "driver/cli/compare_header.h"
 #include "driver/compile/host_compiler.h"
+#include "driver/tune/compare_header.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace fs = std::filesystem;
 
 fs::path build_compare_library(const spec::Spec& spec, const std::string& compiler,
@@ -34,4 +34,4 @@ fs::path build_compare_library(const spec::Spec& spec, const std::string& compil
     return library;
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -11,12 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/measure/candidate_evaluator.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/candidate_evaluator.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 inline constexpr std::size_t kProfiledVariants = 12;
 
@@ -30,7 +30,7 @@ struct EvidenceInputs {
     const spec::Spec* spec = nullptr;
     const measure::DeviceInfo* device = nullptr;
     measure::RemoteSession* session = nullptr;
-    const measure::CandidateEvaluator* evaluator = nullptr;
+    const tune::CandidateEvaluator* evaluator = nullptr;
     const search::Result* result = nullptr;
     measure::LaunchSpec original_launch;
     std::filesystem::path scratch;
@@ -46,4 +46,4 @@ std::optional<TuningEvidence> collect_tuning_evidence(const EvidenceInputs& inpu
 // ranking by time (fastest and slowest included), the winner and the baseline excluded.
 std::vector<std::size_t> spread_of_variants(const search::Result& result, std::size_t count);
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -11,7 +11,7 @@
 
 #include "driver/search/search.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 enum class Mode { Auto, CacheOnly, Retune, Off };
 std::optional<Mode> parse_mode(const std::string& text);
@@ -33,4 +33,4 @@ struct BuildOptions {
 // Returns the process exit status; messages go to `log`.
 int run_build(const BuildOptions& options, std::ostream& log);
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

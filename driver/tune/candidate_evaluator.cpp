@@ -1,4 +1,4 @@
-#include "driver/measure/candidate_evaluator.h"
+#include "driver/tune/candidate_evaluator.h"
 
 #include "driver/compile/read_file.h"
 #include "driver/measure/statistics.h"
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace optiml::measure {
+namespace optiml::tune {
 namespace fs = std::filesystem;
 
 namespace {
@@ -86,7 +86,7 @@ LaunchSpec write_launch(const spec::Spec& spec, const search::Config& config,
 void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSpec& original,
                      RemoteSession& session) {
     for (const spec::ProblemSize& size : spec.check.extra_sizes) {
-        Problem problem = make_problem(spec, &size);
+        Problem problem = measure::make_problem(spec, &size);
         problem.seed_base = main.seed_base;
         problem.compare_library = main.compare_library;
         problem.compare_source = main.compare_source;
@@ -249,9 +249,9 @@ search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measu
         if (original_ms_ <= 0.0) original_ms_ = m.median_ms;
         const bool wins =
             !incumbent_ ||
-            beats({m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.min_ms, m.max_ms},
-                  {m.incumbent_median_ms, m.incumbent_ci_low_ms, m.incumbent_ci_high_ms,
-                   m.incumbent_runs, 0.0, 0.0});
+            measure::beats({m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs, m.min_ms, m.max_ms},
+                           {m.incumbent_median_ms, m.incumbent_ci_low_ms, m.incumbent_ci_high_ms,
+                            m.incumbent_runs, 0.0, 0.0});
         outcome.beats_incumbent = wins;
         if (wins) {
             if (incumbent_) fs::remove(incumbent_->image_path);
@@ -292,4 +292,4 @@ const compile::CompileResult* CandidateEvaluator::compiled(const search::Config&
     return it == compiled_.end() ? nullptr : &it->second;
 }
 
-}  // namespace optiml::measure
+}  // namespace optiml::tune

@@ -24,7 +24,15 @@
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
 
-namespace optiml::measure {
+namespace optiml::tune {
+
+// The worker's vocabulary, which the evaluator speaks throughout.
+using measure::LaunchSpec;
+using measure::Measurement;
+using measure::Problem;
+using measure::RemoteSession;
+using measure::TimingSpec;
+using measure::VerifierPool;
 
 // A compile request for `config` (empty config with `original` = the kernel with no defines).
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
@@ -106,4 +114,4 @@ class CandidateEvaluator : public search::Evaluator {
     std::uint64_t next_reverify_seed_ = 1000003;
 };
 
-}  // namespace optiml::measure
+}  // namespace optiml::tune

@@ -1,4 +1,4 @@
-#include "driver/cli/tuning_evidence.h"
+#include "driver/tune/tuning_evidence.h"
 
 #include <algorithm>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include "driver/profile/metric_catalog.h"
 #include "driver/profile/variant_evidence.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace fs = std::filesystem;
 namespace {
 
@@ -19,7 +19,7 @@ std::optional<measure::LaunchSpec> launch_of(const EvidenceInputs& in, const sea
                                              const std::string& file) {
     const compile::CompileResult* compiled = in.evaluator->compiled(config);
     if (!compiled || !compiled->ok) return std::nullopt;
-    return measure::write_launch(*in.spec, config, *compiled, in.scratch / file);
+    return tune::write_launch(*in.spec, config, *compiled, in.scratch / file);
 }
 
 }  // namespace
@@ -137,4 +137,4 @@ std::optional<TuningEvidence> collect_tuning_evidence(const EvidenceInputs& in, 
     return evidence;
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

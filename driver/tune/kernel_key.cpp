@@ -1,9 +1,9 @@
-#include "driver/cli/kernel_key.h"
+#include "driver/tune/kernel_key.h"
 
-#include "driver/cli/version.h"
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/tune/version.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 KernelSources scan_sources(const spec::Spec& spec) {
     std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
@@ -52,4 +52,4 @@ std::string arch_name(int arch) {
     return "sm_" + std::to_string(arch);
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -11,7 +11,7 @@
 #include "driver/compile/include_scanner.h"
 #include "driver/spec/spec.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 struct KernelSources {
     std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
@@ -28,4 +28,4 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs);
 
 std::string arch_name(int arch);  // 90 -> "sm_90"
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

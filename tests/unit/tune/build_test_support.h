@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "driver/cli/kernel_build.h"
+#include "driver/tune/kernel_build.h"
 
-namespace optiml::cli::test {
+namespace optiml::tune::test {
 
 // The build's log; a failed build fails the test.
 inline std::string successful_build(const BuildOptions& options) {
@@ -26,4 +26,4 @@ inline std::string read_text(const std::filesystem::path& path) {
     return text.str();
 }
 
-}  // namespace optiml::cli::test
+}  // namespace optiml::tune::test

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace optiml::cli {
+namespace optiml::tune {
 
 class GpuLock {
   public:
@@ -17,4 +17,4 @@ class GpuLock {
     int fd_ = -1;
 };
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -3,9 +3,9 @@
 // failed variant. Traces are constructed here.
 #include <gtest/gtest.h>
 
-#include "driver/cli/tuning_evidence.h"
+#include "driver/tune/tuning_evidence.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 
 search::Result trace_of(const std::vector<double>& times_ms) {  // negative: a failed variant
@@ -42,4 +42,4 @@ TEST(SpreadOfVariants, SpreadsEvenlyOverTheRankingWhenMany) {
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

@@ -1,7 +1,7 @@
 // `optiml build` on a machine without a GPU (a scripted worker that lists none), against the
 // saxpy example's committed seed cache: which entry each mode embeds and what it says.
-#include "driver/cli/kernel_build.h"
-#include "tests/unit/cli/build_test_support.h"
+#include "driver/tune/kernel_build.h"
+#include "tests/unit/tune/build_test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 namespace fs = std::filesystem;
 
@@ -133,4 +133,4 @@ TEST_F(KernelBuildTest, ABadSpecIsOneClearErrorNotACrash) {
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

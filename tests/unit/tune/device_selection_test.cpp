@@ -1,10 +1,10 @@
 // Which GPUs a tuning uses: $OPTIML_DEVICES parsed, the probed list restricted by it, and only
 // GPUs of the primary's model verifying beside it.
-#include "driver/cli/device_selection.h"
+#include "driver/tune/device_selection.h"
 
 #include <gtest/gtest.h>
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 
 measure::DeviceInfo gpu(int index, const std::string& name = "NVIDIA H200", int arch = 90) {
@@ -59,4 +59,4 @@ TEST(DeviceSelection, OnlyGpusOfThePrimarysModelVerifyBesideIt) {
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

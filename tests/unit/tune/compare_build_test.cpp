@@ -1,7 +1,7 @@
 // A spec's comparison function, built the way the tuner builds it (the embedded <optiml/compare.h>
 // and the real host compiler), then loaded and called through the worker's loader on host
 // buffers. No GPU needed.
-#include "driver/cli/compare_build.h"
+#include "driver/tune/compare_build.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "driver/measure/compare_library.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 namespace fs = std::filesystem;
 
@@ -22,7 +22,7 @@ class CompareBuildTest : public ::testing::Test {
         spec_ = spec::load_spec(data() / "scale.optiml.json");
     }
     void TearDown() override { fs::remove_all(dir_); }
-    static fs::path data() { return fs::path(OPTIML_SOURCE_DIR) / "tests/unit/cli/data"; }
+    static fs::path data() { return fs::path(OPTIML_SOURCE_DIR) / "tests/unit/tune/data"; }
 
     std::string build_error(const std::string& compiler) {
         try {
@@ -74,4 +74,4 @@ TEST_F(CompareBuildTest, AMissingCompilerIsAClearError) {
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

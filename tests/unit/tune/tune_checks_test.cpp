@@ -11,10 +11,10 @@
 #include <map>
 #include <sstream>
 
-#include "driver/cli/kernel_build.h"
-#include "driver/cli/kernel_key.h"
+#include "driver/tune/kernel_build.h"
+#include "driver/tune/kernel_key.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace {
 namespace fs = std::filesystem;
 
@@ -28,7 +28,7 @@ class TuneChecksTest : public ::testing::Test {
         fs::create_directories(dir_ / "project");
         for (const char* file : {"scale.optiml.json", "scale.cu", "compare_partials.cpp",
                                  "partials_total.h", "broken_compare.cpp"})
-            fs::copy(fs::path(OPTIML_SOURCE_DIR) / "tests/unit/cli/data" / file,
+            fs::copy(fs::path(OPTIML_SOURCE_DIR) / "tests/unit/tune/data" / file,
                      dir_ / "project" / file);
         setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // a "GPU" of sm_90
         setenv("FAKE_REQUEST_LOG", (dir_ / "requests.log").c_str(), 1);
@@ -192,4 +192,4 @@ TEST_F(TuneChecksTest, AMalformedOptimlDevicesStopsTheBuildNamingIt) {
 }
 
 }  // namespace
-}  // namespace optiml::cli
+}  // namespace optiml::tune

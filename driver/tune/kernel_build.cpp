@@ -1,4 +1,4 @@
-#include "driver/cli/kernel_build.h"
+#include "driver/tune/kernel_build.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -6,17 +6,17 @@
 
 #include "cache/lookup_chain.h"
 #include "cache/store.h"
-#include "driver/cli/compare_build.h"
-#include "driver/cli/device_selection.h"
-#include "driver/cli/gpu_lock.h"
-#include "driver/cli/kernel_key.h"
-#include "driver/cli/tuning.h"
 #include "driver/codegen/launcher.h"
 #include "driver/measure/worker_client.h"
 #include "driver/spec/kernel_source.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/compare_build.h"
+#include "driver/tune/device_selection.h"
+#include "driver/tune/gpu_lock.h"
+#include "driver/tune/kernel_key.h"
+#include "driver/tune/tuning.h"
 
-namespace optiml::cli {
+namespace optiml::tune {
 namespace fs = std::filesystem;
 
 std::optional<Mode> parse_mode(const std::string& text) {
@@ -163,7 +163,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     std::optional<cache::Entry> tuned;
                     std::string failure;
                     try {
-                        tuned = tune(
+                        tuned = run_tuning(
                             {&spec,
                              *device,
                              *devices,
@@ -225,4 +225,4 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     return 0;
 }
 
-}  // namespace optiml::cli
+}  // namespace optiml::tune
