@@ -4,6 +4,7 @@
 // preprocessor lines read apart), not a C++ parser: it looks for the few shapes that break builds.
 #include "driver/spec/kernel_source.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -132,7 +133,8 @@ std::vector<KernelDeclaration> kernel_declarations(const std::string& code) {
         const std::string prefix = code.substr(start == std::string::npos ? 0 : start + 1,
                                                at - (start == std::string::npos ? 0 : start + 1));
         KernelDeclaration kernel;
-        kernel.is_template = std::regex_search(prefix, std::regex(R"(\btemplate\s*<)"));
+        static const std::regex template_head(R"(\btemplate\s*<)");
+        kernel.is_template = std::regex_search(prefix, template_head);
         kernel.line = line_of(code, at);
         std::string last_name;
         for (std::size_t i = at + kGlobal.size(); i < code.size(); ++i) {
