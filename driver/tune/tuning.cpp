@@ -1,6 +1,7 @@
 #include "driver/tune/tuning.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -18,6 +19,7 @@
 #include "driver/tune/device_selection.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
+#include "driver/tune/throughput.h"
 #include "driver/tune/tuning_evidence.h"
 #include "driver/tune/version.h"
 
@@ -222,6 +224,8 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         return fail("could not rebuild the winner's PTX");
     }
 
+    const Throughput throughput =
+        summarize_throughput(result, static_cast<int>(devices_used.size()));
     cache::Entry entry;
     entry.key = request.key;
     entry.files["kernel.cubin"] = cubin->binary;
@@ -258,6 +262,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
           {"correct", ok_count},
           {"wall_s", result.wall_s},
           {"stopped_by_time", result.stopped_by_time},
+          {"throughput", to_json(throughput)},
           {"budget",
            {{"evaluations", request.budget.evaluations},
             {"seconds", request.budget.seconds},
@@ -279,8 +284,12 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
             entry.manifest["evidence"] = evidence->summary;
         }
     }
+    const auto rounded = [](double value) { return std::to_string(std::lround(value)); };
     log << prefix << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
-        << " evaluations in " << std::setprecision(3) << result.wall_s << " s\n";
+        << " evaluations in " << std::setprecision(3) << result.wall_s << " s ("
+        << rounded(throughput.evaluations_per_minute) << "/min; compiling "
+        << rounded(100.0 * throughput.compile_fraction) << "% of the time, workers busy "
+        << rounded(100.0 * throughput.worker_busy_fraction) << "%)\n";
     return entry;
 }
 

@@ -105,6 +105,9 @@ TEST_F(TuneChecksTest, TheEntryRecordsTheChecksAndTheSpaceHoldsOnlyConfiguration
     EXPECT_EQ(m["key_inputs"]["compare_sources"].size(), 2u);
     // 512 and 1024 do not divide 1000: the constraint rules them out at the extra size.
     EXPECT_EQ(m["search"]["space_size"], 3);
+    EXPECT_GT(m["search"]["throughput"]["evaluations_per_minute"].get<double>(), 0.0);
+    EXPECT_GT(m["search"]["throughput"]["worker_s"].get<double>(), 0.0)
+        << "the scripted worker's times";
 }
 
 TEST_F(TuneChecksTest, TheDepfileListsTheComparisonFunctionAndItsHeaders) {
