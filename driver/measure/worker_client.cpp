@@ -16,6 +16,10 @@ namespace optiml::measure {
 namespace fs = std::filesystem;
 namespace {
 
+// What to do when the worker program cannot be used.
+constexpr const char* kWorkerFix =
+    "build or install optiml-worker beside optiml, or set OPTIML_WORKER to its path";
+
 bool cuda_driver_present() {
     void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (!library) return false;
@@ -160,8 +164,8 @@ DeviceProbe probe_devices(const fs::path& worker) {
     if (!fs::is_regular_file(worker)) {
         probe.problem = "the worker program " + worker.string() +
                         " does not exist (optiml runs optiml-worker from its own folder, or the "
-                        "program $OPTIML_WORKER names); build or install both programs together, "
-                        "or set OPTIML_WORKER to the worker's path";
+                        "program $OPTIML_WORKER names); " +
+                        kWorkerFix;
         return probe;
     }
     WorkerProcess process(worker, /*quiet=*/true);
@@ -170,9 +174,7 @@ DeviceProbe probe_devices(const fs::path& worker) {
         // The worker links the CUDA driver library: without one it cannot start, and that is a
         // machine without a GPU. Any other failure is the worker's own.
         if (reply.not_started) {
-            probe.problem = reply.failure +
-                            " (the worker program); build or install optiml-worker beside optiml, "
-                            "or set OPTIML_WORKER to its path";
+            probe.problem = reply.failure + " (the worker program); " + kWorkerFix;
         } else if (!cuda_driver_present()) {
             probe.note = "no CUDA driver on this machine (libcuda.so.1 not found)";
         } else {

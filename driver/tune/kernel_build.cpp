@@ -121,8 +121,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             log << "optiml: warning: " << message << "\n";
         };
 
-        std::optional<std::vector<measure::DeviceInfo>> devices;  // probed on the first miss only
-        std::string probe_problem;  // the worker could not be used (not the same as "no GPU")
+        // Probed on the first miss only; `problem` set: the worker could not be used (not the
+        // same as "no GPU").
+        std::optional<measure::DeviceProbe> probe;
         for (const int arch : options.archs) {
             const cache::KeyInputs inputs = key_inputs(spec, sources, arch);
             const std::string key = cache::compute_key(inputs);
@@ -142,19 +143,19 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     << "): " << entry_summary(entry->manifest) << "\n";
             } else if (options.mode == Mode::Auto || options.mode == Mode::Retune) {
                 try {  // only the GPUs $OPTIML_DEVICES allows, the first of this arch timing
-                    if (!devices) {
-                        const auto probe = measure::probe_devices(measure::default_worker_path());
-                        probe_problem = probe.problem;
-                        devices = allowed_devices(probe.devices, device_list_from_environment());
+                    if (!probe) {
+                        probe = measure::probe_devices(measure::default_worker_path());
+                        probe->devices =
+                            allowed_devices(probe->devices, device_list_from_environment());
                     }
                 } catch (const DeviceListError& e) {
                     log << "optiml: error: " << e.what() << "\n";
                     return 1;
                 }
                 const measure::DeviceInfo* device = nullptr;
-                for (const auto& d : *devices)
+                for (const auto& d : probe->devices)
                     if (d.arch == arch && !device) device = &d;
-                if (!probe_problem.empty()) fallback_reason = "cannot tune: " + probe_problem;
+                if (!probe->problem.empty()) fallback_reason = "cannot tune: " + probe->problem;
                 if (device) {
                     log << tag << (entry ? "retuning " : "cache miss ") << key.substr(0, 12)
                         << "; tuning\n"
@@ -166,7 +167,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         tuned = run_tuning(
                             {&spec,
                              *device,
-                             *devices,
+                             probe->devices,
                              key,
                              key_summary(inputs),
                              {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
