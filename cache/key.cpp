@@ -84,4 +84,10 @@ std::string compute_key(const KeyInputs& inputs) {
     return hash.hex_digest();
 }
 
+std::string compute_tagged_key(const std::vector<TaggedField>& fields) {
+    detail::Sha256 hash;
+    for (const auto& [tag, value] : fields) hash_field(hash, tag, value);
+    return hash.hex_digest();
+}
+
 }  // namespace optiml::cache

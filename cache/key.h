@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace optiml::cache {
@@ -29,6 +30,11 @@ struct KeyInputs {
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.
 std::string compute_key(const KeyInputs& inputs);
+
+// Lowercase hex SHA-256 over (tag, value) fields in order, each hashed as compute_key's are:
+// for keys of other things in the same scheme (compiled images).
+using TaggedField = std::pair<std::string, std::string>;
+std::string compute_tagged_key(const std::vector<TaggedField>& fields);
 
 // Lowercase hex SHA-256 of arbitrary bytes.
 std::string sha256_hex(const std::string& bytes);

@@ -3,6 +3,7 @@
 
 #include "cache/store.h"
 #include "driver/cli/commands.h"
+#include "driver/compile/image_cache.h"
 
 namespace optiml::cli {
 namespace {
@@ -90,8 +91,14 @@ void add_cache_command(CLI::App& app) {
     gc->add_option("--max-size", *max_size, "Keep the cache under this many bytes");
     gc->callback([=] {
         guarded([&] {
-            for (const auto& removed : open_store(*dir).gc(*max_size))
+            const cache::Store store = open_store(*dir);
+            for (const auto& removed : store.gc(*max_size))
                 std::cout << "removed " << removed << "\n";
+            // The compiled images of earlier tunings: a store of their own, trimmed alike.
+            const std::filesystem::path images = compile::image_cache_dir(store.root());
+            if (std::filesystem::exists(images))
+                for (const auto& removed : cache::Store(images).gc(*max_size))
+                    std::cout << "removed image " << removed << "\n";
         });
     });
 

@@ -1,11 +1,12 @@
 #include "driver/compile/nvrtc_compiler.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <thread>
 
 #include <nvrtc.h>
+
+#include "driver/compile/compile_queue.h"
 
 namespace optiml::compile {
 namespace {
@@ -95,17 +96,10 @@ CompileResult compile(const CompileRequest& request) {
 std::vector<CompileResult> compile_all(const std::vector<CompileRequest>& requests,
                                        unsigned threads) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(requests.size()));
+    CompileQueue queue(std::min<unsigned>(threads, static_cast<unsigned>(requests.size())));
+    for (const CompileRequest& request : requests) queue.submit(request);
     std::vector<CompileResult> results(requests.size());
-    std::atomic<std::size_t> next{0};
-    std::vector<std::jthread> pool;
-    for (unsigned t = 0; t < threads; ++t) {
-        pool.emplace_back([&] {
-            for (std::size_t i = next++; i < requests.size(); i = next++)
-                results[i] = compile(requests[i]);
-        });
-    }
-    pool.clear();  // joins
+    while (auto done = queue.next()) results[done->ticket] = std::move(done->result);
     return results;
 }
 

@@ -1,7 +1,9 @@
 #include "driver/search/search.h"
 
 #include <algorithm>
+#include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "driver/search/candidate_pool.h"
 #include "driver/search/strategy.h"
@@ -29,51 +31,123 @@ std::vector<Config> Space::enumerate_valid() const {
     }
 }
 
-Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
-                  const Progress& progress, std::uint64_t seed, std::size_t batch_size) {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+void Evaluator::submit(const Config&) {
+    throw std::logic_error("this evaluator does not stream: call evaluate()");
+}
 
-    CandidatePool pool(space);
-    // The baseline is measured whatever the strategy; no strategy proposes it again.
-    if (const auto default_index = pool.find(space.defaults)) pool.take(*default_index);
-    const std::unique_ptr<Strategy> strategy =
-        make_strategy(budget.strategy, pool, {seed, budget.evaluations});
+std::optional<std::pair<Config, Outcome>> Evaluator::collect() {
+    return std::nullopt;
+}
 
-    Result result;
-    result.space_size = pool.size();
-    result.strategy = strategy->name();
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What both loops share: the trace, the incumbent, the pool and the strategy told.
+class SearchRun {
+  public:
+    SearchRun(const Space& space, const Budget& budget, std::uint64_t seed)
+        : pool_(space), start_(Clock::now()) {
+        // The baseline is measured whatever the strategy; no strategy proposes it again.
+        if (const auto default_index = pool_.find(space.defaults)) pool_.take(*default_index);
+        strategy_ = make_strategy(budget.strategy, pool_, {seed, budget.evaluations});
+        result_.space_size = pool_.size();
+        result_.strategy = strategy_->name();
+    }
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+    Strategy& strategy() { return *strategy_; }
+    const Result& result() const { return result_; }
+
+    void record(const Config& config, const Outcome& outcome) {
+        const std::size_t position = result_.trace.size();
+        result_.trace.push_back({config, outcome, elapsed()});
+        if (position == 0) result_.baseline = position;
+        if (outcome.ok && (!result_.best ||
+                           outcome.beats_incumbent.value_or(
+                               outcome.median_ms < result_.trace[*result_.best].outcome.median_ms)))
+            result_.best = position;
+        pool_.record(config, outcome);
+        strategy_->observe(config, outcome);
+        result_.strategy = strategy_->name();
+    }
+
+    Result finish(bool stopped_by_time) {
+        result_.stopped_by_time = stopped_by_time;
+        result_.wall_s = elapsed();
+        return std::move(result_);
+    }
+
+  private:
+    CandidatePool pool_;
+    std::unique_ptr<Strategy> strategy_;
+    Result result_;
+    Clock::time_point start_;
+};
+
+Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, const Budget& budget,
+                   const Progress& progress, std::size_t batch_size) {
     const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
-    while (result.trace.size() < limit) {
-        if (!result.trace.empty() && elapsed() >= budget.seconds) {
-            result.stopped_by_time = true;
-            break;
-        }
+    while (run.result().trace.size() < limit) {
+        const std::size_t done = run.result().trace.size();
+        if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
         // The baseline goes alone so its failure is known before anything else runs.
         std::vector<Config> batch =
-            result.trace.empty()
-                ? std::vector<Config>{space.defaults}
-                : strategy->propose(std::min(batch_size, limit - result.trace.size()));
+            done == 0 ? std::vector<Config>{space.defaults}
+                      : run.strategy().propose(std::min(batch_size, limit - done));
         if (batch.empty()) break;  // the strategy has nothing left to try
         std::vector<Outcome> outcomes = evaluator.evaluate(batch);
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            const std::size_t position = result.trace.size();
-            result.trace.push_back({batch[i], outcomes.at(i), elapsed()});
-            const Outcome& outcome = result.trace.back().outcome;
-            if (position == 0) result.baseline = position;
-            if (outcome.ok && (!result.best || outcome.beats_incumbent.value_or(
-                                                   outcome.median_ms <
-                                                   result.trace[*result.best].outcome.median_ms)))
-                result.best = position;
-            pool.record(batch[i], outcome);
-            strategy->observe(batch[i], outcome);
-        }
-        result.strategy = strategy->name();
-        if (progress) progress(result);
+        for (std::size_t i = 0; i < batch.size(); ++i) run.record(batch[i], outcomes.at(i));
+        if (progress) progress(run.result());
     }
-    result.wall_s = elapsed();
-    return result;
+    return run.finish(false);
+}
+
+// Keeps the evaluator's depth in flight, so that its compilers and its GPU both stay busy; each
+// result is told to the strategy as it arrives, and the next proposal already knows it.
+Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, const Budget& budget,
+                     const Progress& progress) {
+    const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
+    if (limit == 0) return run.finish(false);
+    // The baseline goes alone so its failure is known before anything else runs.
+    evaluator.submit(space.defaults);
+    std::size_t in_flight = 1;
+    bool exhausted = false;
+    bool stopped_by_time = false;
+    while (in_flight > 0) {
+        if (auto finished = evaluator.collect()) {
+            --in_flight;
+            run.record(finished->first, finished->second);
+            if (progress) progress(run.result());
+        } else {
+            break;  // nothing came back: the evaluator lost what was in flight
+        }
+        if (!stopped_by_time && run.elapsed() >= budget.seconds) {
+            stopped_by_time = true;
+            in_flight -= evaluator.cancel_pending();
+        }
+        while (!stopped_by_time && !exhausted && in_flight < evaluator.streaming_depth() &&
+               run.result().trace.size() + in_flight < limit) {
+            const std::vector<Config> proposals = run.strategy().propose(1);
+            if (proposals.empty()) {
+                exhausted = true;
+                break;
+            }
+            evaluator.submit(proposals.front());
+            ++in_flight;
+        }
+    }
+    return run.finish(stopped_by_time);
+}
+
+}  // namespace
+
+Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
+                  const Progress& progress, std::uint64_t seed, std::size_t batch_size) {
+    SearchRun run(space, budget, seed);
+    return evaluator.streaming_depth() > 0
+               ? run_streaming(run, space, evaluator, budget, progress)
+               : run_batches(run, space, evaluator, budget, progress, batch_size);
 }
 
 std::string format_config(const Config& config) {

@@ -1,8 +1,9 @@
 // The search over a kernel's tuning space. Knows nothing of CUDA: it sees an Evaluator, so it
 // runs against a GPU and against recorded measurements (tests/data) alike.
 // run_search drives one strategy (strategy.h: exhaustive, random, greedy_ils, genetic, bayes,
-// mcts, or auto, which picks) in batches. The original configuration (all parameter defaults) is
-// always evaluated first, alone: it is the baseline every result is compared with.
+// mcts, or auto, which picks) in batches, or streaming with a streaming evaluator. The original
+// configuration (all parameter defaults) is always evaluated first, alone: it is the baseline every
+// result is compared with.
 #pragma once
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace optiml::search {
@@ -46,6 +48,16 @@ class Evaluator {
     virtual ~Evaluator() = default;
     // Evaluates a batch (compiles may run in parallel); one outcome per config, in order.
     virtual std::vector<Outcome> evaluate(const std::vector<Config>& batch) = 0;
+
+    // A streaming evaluator takes configurations one at a time and returns each result as soon
+    // as it is ready, in the order they finish: run_search then keeps streaming_depth() of them
+    // in flight. 0 (the default): batches through evaluate().
+    virtual std::size_t streaming_depth() const { return 0; }
+    virtual void submit(const Config& config);
+    // Blocks until a submitted configuration is done; nullopt when none is in flight.
+    virtual std::optional<std::pair<Config, Outcome>> collect();
+    // Drops what has been submitted but not started (the budget ran out); returns how many.
+    virtual std::size_t cancel_pending() { return 0; }
 };
 
 struct Budget {

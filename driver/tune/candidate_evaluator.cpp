@@ -1,10 +1,14 @@
 #include "driver/tune/candidate_evaluator.h"
 
-#include "driver/compile/read_file.h"
-#include "driver/measure/statistics.h"
-
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
+
+#include "cache/key.h"
+#include "driver/compile/read_file.h"
+#include "driver/measure/statistics.h"
+#include "driver/tune/kernel_key.h"
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
@@ -27,6 +31,24 @@ search::Outcome to_outcome(const Measurement& m) {
         o.details["incumbent_ci_high_ms"] = m.incumbent_ci_high_ms;
     }
     return o;
+}
+
+// The trace's compile figures: the compile's own time (or the image cache's lookup), how long
+// the GPU waited for it, and whether the image cache served it.
+void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, bool cached) {
+    outcome.details["compile_ms"] = compile_ms;
+    outcome.details["compile_wait_ms"] = wait_ms;
+    if (cached) outcome.details["compile_cached"] = 1;
+}
+
+// One digest for the kernel's local headers (the source itself is hashed with each request).
+std::string headers_digest(const KernelSources& sources) {
+    std::vector<cache::TaggedField> fields;
+    for (std::size_t i = 1; i < sources.files.size(); ++i) {
+        fields.emplace_back("path", sources.files[i].relative_path);
+        fields.emplace_back("contents", sources.files[i].contents);
+    }
+    return cache::compute_tagged_key(fields);
 }
 
 search::Outcome failure(std::string status, std::string message) {
@@ -103,28 +125,78 @@ CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteS
       arch_(arch),
       session_(session),
       scratch_(std::move(scratch_dir)),
-      timing_(timing) {}
+      timing_(timing),
+      headers_digest_(headers_digest(scan_sources(spec))) {}
+
+compile::CompileQueue& CandidateEvaluator::queue() {
+    if (!queue_) queue_ = std::make_unique<compile::CompileQueue>(0, images_, headers_digest_);
+    return *queue_;
+}
+
+compile::CompileRequest CandidateEvaluator::request_for(const search::Config& config) const {
+    return make_compile_request(spec_, config, arch_, compile::Output::Cubin);
+}
 
 std::vector<search::Outcome> CandidateEvaluator::evaluate(
     const std::vector<search::Config>& batch) {
-    std::vector<compile::CompileRequest> requests;
-    for (const auto& config : batch)
-        requests.push_back(make_compile_request(spec_, config, arch_, compile::Output::Cubin));
+    std::map<std::size_t, std::size_t> position;  // ticket -> index in the batch
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        position[queue().submit(request_for(batch[i]))] = i;
     const auto compile_start = std::chrono::steady_clock::now();
-    std::vector<compile::CompileResult> results = compile::compile_all(requests);
-    // The batch compiles in parallel: each variant is charged its share of the wall time.
-    const double compile_ms =
+    std::vector<compile::CompileQueue::Done> done(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        auto finished = queue().next();
+        if (!finished) throw std::logic_error("a compile of the batch went missing");
+        done[position.at(finished->ticket)] = std::move(*finished);
+    }
+    // The GPU waits for the whole batch: each variant is charged its share of that wait.
+    const double wait_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - compile_start)
             .count() /
         static_cast<double>(batch.size());
 
     Compiled compiled;
     for (std::size_t i = 0; i < batch.size(); ++i)
-        compiled.push_back(&(compiled_[batch[i]] = std::move(results[i])));
+        compiled.push_back(&(compiled_[batch[i]] = std::move(done[i].result)));
     std::vector<search::Outcome> outcomes =
         pool_ ? evaluate_spread(batch, compiled) : evaluate_in_turn(batch, compiled);
-    for (auto& outcome : outcomes) outcome.details["compile_ms"] = compile_ms;
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        note_compile(outcomes[i], done[i].compile_ms, wait_ms, done[i].cached);
     return outcomes;
+}
+
+std::size_t CandidateEvaluator::streaming_depth() const {
+    if (pool_) return 0;
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return std::min<std::size_t>(cores + 2, 18);
+}
+
+void CandidateEvaluator::submit(const search::Config& config) {
+    submitted_[queue().submit(request_for(config))] = config;
+}
+
+std::optional<std::pair<search::Config, search::Outcome>> CandidateEvaluator::collect() {
+    const auto wait_start = std::chrono::steady_clock::now();
+    auto finished = queue().next();
+    if (!finished) return std::nullopt;
+    const double wait_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start)
+            .count();
+    const auto found = submitted_.find(finished->ticket);
+    search::Config config = found->second;
+    submitted_.erase(found);
+    const compile::CompileResult& compiled = compiled_[config] = std::move(finished->result);
+    search::Outcome outcome =
+        compiled.ok ? evaluate_one(config, compiled) : failure("compile_error", compiled.log);
+    note_compile(outcome, finished->compile_ms, wait_ms, finished->cached);
+    return std::pair{std::move(config), std::move(outcome)};
+}
+
+std::size_t CandidateEvaluator::cancel_pending() {
+    if (!queue_) return 0;
+    const std::vector<std::size_t> dropped = queue_->cancel_pending();
+    for (const std::size_t ticket : dropped) submitted_.erase(ticket);
+    return dropped.size();
 }
 
 std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(

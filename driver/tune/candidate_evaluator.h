@@ -1,12 +1,13 @@
-// The search's Evaluator on a real GPU: compiles a batch of configurations with NVRTC (in
-// parallel), then verifies and times each in the worker, one after another on one device, each
-// challenger interleaved with the incumbent (the fastest correct variant so far). A correct
+// The search's Evaluator on a real GPU. On one GPU it streams: every candidate is compiled as its
+// own job on every core (compile_queue.h), and goes to the worker as soon as its compile ends,
+// while the next ones compile; the worker verifies and times one after another, each challenger
+// interleaved with the incumbent (the fastest correct variant so far). A correct
 // variant is then verified at every extra problem size of the spec (add_extra_sizes), and one
 // reported more than 10x faster than the original is verified again on new inputs.
-// With a VerifierPool (several GPUs of one model), the batch is first verified on all of them in
-// parallel, at every problem size; the variants that pass are then timed one after another on
-// the session's GPU as above, without verifying them again. The timing, the order and so the
-// decisions are those of one GPU.
+// With a VerifierPool (several GPUs of one model) it takes batches: each is first verified on all
+// of them in parallel, at every problem size; the variants that pass are then timed one after
+// another on the session's GPU as above, without verifying them again. The timing, the order and so
+// the decisions are those of one GPU.
 #pragma once
 
 #include <chrono>
@@ -17,6 +18,8 @@
 #include <optional>
 #include <string>
 
+#include "driver/compile/compile_queue.h"
+#include "driver/compile/image_cache.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/protocol.h"
 #include "driver/measure/verifier_pool.h"
@@ -63,6 +66,17 @@ class CandidateEvaluator : public search::Evaluator {
 
     std::vector<search::Outcome> evaluate(const std::vector<search::Config>& batch) override;
 
+    // Streaming, on one GPU (without a verifier pool): enough in flight to keep every core
+    // compiling and a compiled candidate waiting for the GPU.
+    std::size_t streaming_depth() const override;
+    void submit(const search::Config& config) override;
+    std::optional<std::pair<search::Config, search::Outcome>> collect() override;
+    std::size_t cancel_pending() override;
+
+    // Compiled images come from and go to `images` (may be null: always compile). Set before the
+    // first evaluation.
+    void set_image_cache(compile::ImageCache* images) { images_ = images; }
+
     // The CUBIN that was timed for a configuration (for the cache entry), if it compiled.
     const compile::CompileResult* compiled(const search::Config& config) const;
 
@@ -76,6 +90,8 @@ class CandidateEvaluator : public search::Evaluator {
 
   private:
     using Compiled = std::vector<const compile::CompileResult*>;
+    compile::CompileQueue& queue();
+    compile::CompileRequest request_for(const search::Config& config) const;
     std::vector<search::Outcome> evaluate_in_turn(const std::vector<search::Config>& batch,
                                                   const Compiled& compiled);
     std::vector<search::Outcome> evaluate_spread(const std::vector<search::Config>& batch,
@@ -107,6 +123,10 @@ class CandidateEvaluator : public search::Evaluator {
     std::filesystem::path scratch_;
     TimingSpec timing_;
     std::map<search::Config, compile::CompileResult> compiled_;
+    compile::ImageCache* images_ = nullptr;
+    std::string headers_digest_;  // the local headers the kernel includes, for image keys
+    std::unique_ptr<compile::CompileQueue> queue_;
+    std::map<std::size_t, search::Config> submitted_;  // ticket -> candidate, while in flight
     std::size_t images_written_ = 0;
     // The fastest correct variant so far: every challenger is timed beside it.
     std::optional<LaunchSpec> incumbent_;

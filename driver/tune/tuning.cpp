@@ -181,6 +181,11 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     tune::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
                                        measure::make_timing(spec));
     evaluator.set_reverify_seed(problem.seed_base + 1000);
+    std::optional<compile::ImageCache> images;
+    if (!request.cache_root.empty()) {
+        images.emplace(compile::image_cache_dir(request.cache_root));
+        evaluator.set_image_cache(&*images);
+    }
     if (pool.size() > 1) {
         evaluator.set_verifier_pool(&pool);
         std::string list;
@@ -287,7 +292,9 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     const auto rounded = [](double value) { return std::to_string(std::lround(value)); };
     log << prefix << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
         << " evaluations in " << std::setprecision(3) << result.wall_s << " s ("
-        << rounded(throughput.evaluations_per_minute) << "/min; compiling "
+        << rounded(throughput.evaluations_per_minute) << "/min, "
+        << rounded(throughput.compiles_per_minute) << " compiles/min, "
+        << throughput.image_cache_hits << " images from the cache; waiting for compiles "
         << rounded(100.0 * throughput.compile_fraction) << "% of the time, workers busy "
         << rounded(100.0 * throughput.worker_busy_fraction) << "%)\n";
     return entry;

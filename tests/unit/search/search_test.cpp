@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <set>
+#include <thread>
 
 namespace optiml::search {
 namespace {
@@ -119,6 +122,87 @@ TEST(Search, TheEvaluatorsVerdictOverridesARawMedianComparison) {
     ASSERT_TRUE(result.best);
     EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 2}}))
         << "items=4 has the lowest median but never beat the incumbent beyond the spread";
+}
+
+// A streaming evaluator whose results come back last-submitted first (the order a streaming
+// pipeline may finish in), counting what it holds in flight.
+class StreamingTableEvaluator : public TableEvaluator {
+  public:
+    explicit StreamingTableEvaluator(std::size_t depth) : depth_(depth) {}
+    std::size_t streaming_depth() const override { return depth_; }
+    void submit(const Config& config) override {
+        in_flight.push_back(config);
+        submitted.push_back(config);
+        max_in_flight = std::max(max_in_flight, in_flight.size());
+    }
+    std::optional<std::pair<Config, Outcome>> collect() override {
+        if (in_flight.empty()) return std::nullopt;
+        std::this_thread::sleep_for(collect_delay);
+        Config config = in_flight.back();
+        in_flight.pop_back();
+        if (in_flight.empty() && submitted.size() == 1) first_alone = true;
+        return std::pair{config, evaluate({config}).front()};
+    }
+    std::size_t cancel_pending() override {
+        const std::size_t dropped = in_flight.size();
+        cancelled_configs.insert(cancelled_configs.end(), in_flight.begin(), in_flight.end());
+        in_flight.clear();
+        return dropped;
+    }
+    std::vector<Config> in_flight;
+    std::vector<Config> submitted;
+    std::size_t max_in_flight = 0;
+    std::vector<Config> cancelled_configs;
+    std::chrono::milliseconds collect_delay{0};
+    bool first_alone = false;
+
+  private:
+    std::size_t depth_;
+};
+
+TEST(StreamingSearch, KeepsItsDepthInFlightAndStillMeasuresEachConfigurationOnce) {
+    StreamingTableEvaluator evaluator(4);
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9});
+    EXPECT_EQ(result.trace.size(), 8u);
+    EXPECT_TRUE(evaluator.first_alone) << "the baseline must be measured alone, first";
+    EXPECT_EQ(result.trace.front().config, (Config{{"block", 128}, {"items", 1}}));
+    EXPECT_EQ(*result.baseline, 0u);
+    EXPECT_EQ(evaluator.max_in_flight, 4u);
+    std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
+    EXPECT_EQ(unique.size(), 8u);
+    EXPECT_EQ(evaluator.seen.size(), 8u) << "a configuration was evaluated twice";
+    ASSERT_TRUE(result.best);
+    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 4}}));
+}
+
+TEST(StreamingSearch, NeverSubmitsMoreThanTheEvaluationBudget) {
+    StreamingTableEvaluator evaluator(6);
+    const Result result = run_search(two_parameter_space(), evaluator, {5, 1e9}, {}, 3);
+    EXPECT_EQ(result.trace.size(), 5u);
+    EXPECT_EQ(evaluator.submitted.size(), 5u);
+    EXPECT_FALSE(result.stopped_by_time);
+}
+
+TEST(StreamingSearch, ASpentTimeBudgetDropsWhatHasNotStarted) {
+    StreamingTableEvaluator evaluator(4);
+    evaluator.collect_delay = std::chrono::milliseconds(100);
+    const Result result = run_search(two_parameter_space(), evaluator, {100, 0.15});
+    EXPECT_TRUE(result.stopped_by_time);
+    EXPECT_LT(result.trace.size(), 8u);
+    EXPECT_EQ(result.trace.size() + evaluator.cancelled_configs.size(), evaluator.submitted.size())
+        << "everything submitted is either measured or dropped";
+    for (const auto& item : result.trace)
+        EXPECT_EQ(std::count(evaluator.cancelled_configs.begin(), evaluator.cancelled_configs.end(),
+                             item.config),
+                  0);
+}
+
+TEST(StreamingSearch, ReportsProgressAfterEveryResult) {
+    StreamingTableEvaluator evaluator(3);
+    std::vector<std::size_t> sizes;
+    run_search(two_parameter_space(), evaluator, {100, 1e9},
+               [&](const Result& r) { sizes.push_back(r.trace.size()); });
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST(Search, FormatsConfigurationsByName) {

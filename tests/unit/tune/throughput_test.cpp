@@ -28,6 +28,22 @@ TEST(Throughput, SumsTheTraceAgainstTheWallTime) {
     EXPECT_DOUBLE_EQ(t.worker_busy_fraction, 0.5);
 }
 
+TEST(Throughput, StreamingCountsTheGpusWaitAndTheImageCachesHits) {
+    search::Result result;
+    result.wall_s = 6.0;
+    result.trace = {item(2000, 100, 0, 100), item(1500, 100, 0, 100), item(1, 100, 0, 100)};
+    result.trace[0].outcome.details["compile_wait_ms"] = 2000;  // the baseline waits alone
+    result.trace[1].outcome.details["compile_wait_ms"] = 0;     // compiled while the GPU ran
+    result.trace[2].outcome.details["compile_wait_ms"] = 0;
+    result.trace[2].outcome.details["compile_cached"] = 1;
+    const Throughput t = summarize_throughput(result, 1);
+    EXPECT_DOUBLE_EQ(t.compile_s, 3.501);
+    EXPECT_DOUBLE_EQ(t.compile_wait_s, 2.0);
+    EXPECT_DOUBLE_EQ(t.compile_fraction, 2.0 / 6.0);
+    EXPECT_EQ(t.image_cache_hits, 1);
+    EXPECT_DOUBLE_EQ(t.compiles_per_minute, 20.0);  // 2 NVRTC runs in 6 s
+}
+
 TEST(Throughput, SeveralGpusShareTheWorkersTime) {
     search::Result result;
     result.wall_s = 2.0;

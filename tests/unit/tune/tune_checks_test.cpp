@@ -63,7 +63,7 @@ class TuneChecksTest : public ::testing::Test {
         return found;
     }
     nlohmann::json manifest() const {
-        for (const auto& entry : fs::recursive_directory_iterator(options_.cache_dir))
+        for (const auto& entry : fs::recursive_directory_iterator(options_.cache_dir / "entries"))
             if (entry.path().filename() == "manifest.json")
                 return nlohmann::json::parse(std::ifstream(entry.path()));
         return {};
@@ -117,6 +117,33 @@ TEST_F(TuneChecksTest, TheEntryRecordsTheChecksAndTheSpaceHoldsOnlyConfiguration
             worker_ms += row["details"].value(name, 0.0);
     EXPECT_GT(worker_ms, 0.0);
     EXPECT_DOUBLE_EQ(throughput["worker_s"].get<double>(), worker_ms / 1000.0);
+}
+
+// A retune measures every variant again but compiles none of them: their images are cached by
+// content. Each variant is compiled on its own and reported as it goes.
+TEST_F(TuneChecksTest, ARetuneCompilesNothingItsImagesComeFromTheCache) {
+    std::ostringstream first_log;
+    ASSERT_EQ(run_build(options_, first_log), 0) << first_log.str();
+    const nlohmann::json first = manifest();
+    ASSERT_TRUE(first.contains("trace")) << first_log.str();
+    EXPECT_EQ(first["search"]["throughput"]["image_cache_hits"], 0);
+    for (const auto& row : first["trace"]) {
+        EXPECT_FALSE(row["details"].contains("compile_cached"));
+        EXPECT_TRUE(row["details"].contains("compile_wait_ms"));
+    }
+
+    options_.mode = Mode::Retune;
+    std::ostringstream second_log;
+    ASSERT_EQ(run_build(options_, second_log), 0) << second_log.str();
+    const nlohmann::json second = manifest();
+    ASSERT_EQ(second["trace"].size(), first["trace"].size()) << second_log.str();
+    EXPECT_EQ(second["search"]["throughput"]["image_cache_hits"], second["trace"].size());
+    EXPECT_EQ(second["search"]["throughput"]["compiles_per_minute"], 0.0);
+    for (const auto& row : second["trace"]) EXPECT_EQ(row["details"].value("compile_cached", 0), 1);
+    EXPECT_NE(
+        second_log.str().find(std::to_string(second["trace"].size()) + " images from the cache"),
+        std::string::npos)
+        << second_log.str();
 }
 
 TEST_F(TuneChecksTest, TheDepfileListsTheComparisonFunctionAndItsHeaders) {

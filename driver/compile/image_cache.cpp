@@ -1,0 +1,69 @@
+#include "driver/compile/image_cache.h"
+
+#include "cache/key.h"
+
+namespace optiml::compile {
+namespace {
+
+constexpr const char* kImageFile = "image";
+
+}  // namespace
+
+std::string image_key(const CompileRequest& request, const std::string& headers_digest) {
+    std::vector<cache::TaggedField> fields{
+        {"kind", "compiled_image"},
+        {"nvrtc_version", nvrtc_version()},
+        {"source_name", request.source_name},
+        {"source", request.source_text},
+        {"headers", headers_digest},
+        {"name_expression", request.name_expression},
+        {"output", request.output == Output::Cubin ? "cubin" : "ptx"},
+    };
+    // implicit_options() holds the arch, -lineinfo and every define, in a fixed order.
+    for (const std::string& option : implicit_options(request))
+        fields.emplace_back("option", option);
+    for (const std::string& option : request.options) fields.emplace_back("nvrtc_option", option);
+    return cache::compute_tagged_key(fields);
+}
+
+ImageCache::ImageCache(std::filesystem::path root) : store_(std::move(root)) {}
+
+std::optional<CompileResult> ImageCache::find(const std::string& key) const {
+    try {
+        const std::optional<cache::Entry> entry = store_.get(key);
+        if (!entry) return std::nullopt;
+        const auto image = entry->files.find(kImageFile);
+        if (image == entry->files.end()) return std::nullopt;
+        CompileResult result;
+        result.ok = true;
+        result.binary = image->second;
+        result.lowered_name = entry->manifest.value("lowered_name", "");
+        result.log = entry->manifest.value("log", "");
+        if (result.lowered_name.empty()) return std::nullopt;
+        return result;
+    } catch (const cache::CacheError&) {
+        return std::nullopt;
+    }
+}
+
+void ImageCache::store(const std::string& key, const CompileResult& result) {
+    if (!result.ok) return;
+    cache::Entry entry;
+    entry.key = key;
+    entry.manifest = {{"kind", "compiled_image"},
+                      {"lowered_name", result.lowered_name},
+                      {"log", result.log},
+                      {"nvrtc_version", nvrtc_version()}};
+    entry.files[kImageFile] = result.binary;
+    try {
+        store_.put(entry);
+    } catch (const std::exception&) {
+        // Not cached: the next request compiles again.
+    }
+}
+
+std::filesystem::path image_cache_dir(const std::filesystem::path& cache_root) {
+    return cache_root / "images";
+}
+
+}  // namespace optiml::compile
