@@ -57,7 +57,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     char ratio[32];
     std::snprintf(ratio, sizeof(ratio), "%.4f", best.outcome.median_ms / *optimum);
     out << "optiml: best found " << ms(best.outcome.median_ms) << " ("
-        << search::format_config(best.config) << "), recorded optimum " << ms(*optimum)
+        << search::format_candidate(best.candidate) << "), recorded optimum " << ms(*optimum)
         << ": ratio " << ratio << "\n";
     if (const auto within = search::evaluations_until(result, *optimum * 1.02))
         out << "optiml: within 2% of the optimum after " << *within << " evaluations\n";

@@ -59,6 +59,10 @@ void read_rows(const nlohmann::json& rows, const JsonPath& path,
                const std::vector<std::string>& names, Recording& recording) {
     path.array(rows, "an array of measured configurations");
     for (std::size_t i = 0; i < rows.size(); ++i) {
+        // A candidate of a derived source or with options of its own is not a point of the
+        // parameter space a replay searches.
+        if (rows[i].is_object() && (rows[i].contains("source_id") || rows[i].contains("options")))
+            continue;
         auto [config, outcome] = read_row(rows[i], path.index(i));
         if (names_of(config) != names)
             path.index(i)

@@ -37,17 +37,18 @@ void restrict_to_records(Recording& recording) {
     };
 }
 
-std::vector<Outcome> ReplayEvaluator::evaluate(const std::vector<Config>& batch) {
+std::vector<Outcome> ReplayEvaluator::evaluate(const std::vector<Candidate>& batch) {
     std::vector<Outcome> outcomes;
-    for (const Config& config : batch) {
-        const auto found = recording_.records.find(config);
-        if (found != recording_.records.end()) {
+    for (const Candidate& candidate : batch) {
+        const bool original = candidate.is_original_source() && candidate.options.empty();
+        const auto found = recording_.records.find(candidate.parameters);
+        if (original && found != recording_.records.end()) {
             outcomes.push_back(found->second);
             continue;
         }
         Outcome missing;
         missing.status = "not_recorded";
-        missing.message = format_config(config) + " is not in " + recording_.file;
+        missing.message = format_candidate(candidate) + " is not in " + recording_.file;
         outcomes.push_back(missing);
     }
     return outcomes;

@@ -32,8 +32,9 @@ void restrict_to_records(Recording& recording);
 class ReplayEvaluator : public Evaluator {
   public:
     explicit ReplayEvaluator(const Recording& recording) : recording_(recording) {}
-    // The recorded outcome; a configuration the recording lacks fails as "not_recorded".
-    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override;
+    // The recorded outcome; a configuration the recording lacks fails as "not_recorded", and so
+    // does any candidate of a derived source or with options (recordings hold the original's).
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override;
 
   private:
     const Recording& recording_;

@@ -31,11 +31,11 @@ std::vector<Config> Space::enumerate_valid() const {
     }
 }
 
-void Evaluator::submit(const Config&) {
+void Evaluator::submit(const Candidate&) {
     throw std::logic_error("this evaluator does not stream: call evaluate()");
 }
 
-std::optional<std::pair<Config, Outcome>> Evaluator::collect() {
+std::optional<std::pair<Candidate, Outcome>> Evaluator::collect() {
     return std::nullopt;
 }
 
@@ -59,16 +59,16 @@ class SearchRun {
     Strategy& strategy() { return *strategy_; }
     const Result& result() const { return result_; }
 
-    void record(const Config& config, const Outcome& outcome) {
+    void record(const Candidate& candidate, const Outcome& outcome) {
         const std::size_t position = result_.trace.size();
-        result_.trace.push_back({config, outcome, elapsed()});
+        result_.trace.push_back({candidate, outcome, elapsed()});
         if (position == 0) result_.baseline = position;
         if (outcome.ok && (!result_.best ||
                            outcome.beats_incumbent.value_or(
                                outcome.median_ms < result_.trace[*result_.best].outcome.median_ms)))
             result_.best = position;
-        pool_.record(config, outcome);
-        strategy_->observe(config, outcome);
+        pool_.record(candidate.parameters, outcome);
+        strategy_->observe(candidate.parameters, outcome);
         result_.strategy = strategy_->name();
     }
 
@@ -92,10 +92,12 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
         const std::size_t done = run.result().trace.size();
         if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
         // The baseline goes alone so its failure is known before anything else runs.
-        std::vector<Config> batch =
+        const std::vector<Config> proposals =
             done == 0 ? std::vector<Config>{space.defaults}
                       : run.strategy().propose(std::min(batch_size, limit - done));
-        if (batch.empty()) break;  // the strategy has nothing left to try
+        if (proposals.empty()) break;  // the strategy has nothing left to try
+        std::vector<Candidate> batch;
+        for (const Config& config : proposals) batch.emplace_back(config);
         std::vector<Outcome> outcomes = evaluator.evaluate(batch);
         for (std::size_t i = 0; i < batch.size(); ++i) run.record(batch[i], outcomes.at(i));
         if (progress) progress(run.result());
@@ -110,7 +112,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
     const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
     if (limit == 0) return run.finish(false);
     // The baseline goes alone so its failure is known before anything else runs.
-    evaluator.submit(space.defaults);
+    evaluator.submit(Candidate{space.defaults});
     std::size_t in_flight = 1;
     bool exhausted = false;
     bool stopped_by_time = false;
@@ -133,7 +135,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
                 exhausted = true;
                 break;
             }
-            evaluator.submit(proposals.front());
+            evaluator.submit(Candidate{proposals.front()});
             ++in_flight;
         }
     }
@@ -158,6 +160,20 @@ std::string format_config(const Config& config) {
         first = false;
     }
     return out.str();
+}
+
+std::string format_candidate(const Candidate& candidate) {
+    std::string text = format_config(candidate.parameters);
+    if (candidate.is_original_source() && candidate.options.empty()) return text;
+    std::string extra;
+    if (!candidate.is_original_source()) {
+        extra = "source " + candidate.source_id.substr(0, 8);
+        for (std::size_t i = 0; i < candidate.transformations.size(); ++i)
+            extra += (i == 0 ? ": " : ", ") + candidate.transformations[i];
+    }
+    for (const std::string& option : candidate.options)
+        extra += (extra.empty() ? "" : "; ") + option;
+    return text + " [" + extra + "]";
 }
 
 }  // namespace optiml::search

@@ -19,6 +19,31 @@ namespace optiml::search {
 
 using Config = std::map<std::string, std::int64_t>;
 
+// A variant to measure: its parameters, and whatever else makes it differ from the original: a
+// derived source (named by its id, the SHA-256 of its text; empty for the spec's own source) with
+// the transformations that made it, in order, and compile options beyond the spec's. search/
+// treats ids and options as names; tune/ holds the text an id stands for. Two candidates with
+// the same parameters but different sources are different variants.
+struct Candidate {
+    Candidate() = default;
+    explicit Candidate(Config parameters_of_original)
+        : parameters(std::move(parameters_of_original)) {}
+    Candidate(Config params, std::string source, std::vector<std::string> made_by,
+              std::vector<std::string> extra_options)
+        : parameters(std::move(params)),
+          source_id(std::move(source)),
+          transformations(std::move(made_by)),
+          options(std::move(extra_options)) {}
+
+    Config parameters;
+    std::string source_id;
+    std::vector<std::string> transformations;
+    std::vector<std::string> options;
+
+    bool is_original_source() const { return source_id.empty(); }
+    auto operator<=>(const Candidate&) const = default;
+};
+
 struct Space {
     std::vector<std::string> names;
     std::vector<std::vector<std::int64_t>> values;  // per name, in the spec's order
@@ -46,16 +71,16 @@ struct Outcome {
 class Evaluator {
   public:
     virtual ~Evaluator() = default;
-    // Evaluates a batch (compiles may run in parallel); one outcome per config, in order.
-    virtual std::vector<Outcome> evaluate(const std::vector<Config>& batch) = 0;
+    // Evaluates a batch (compiles may run in parallel); one outcome per candidate, in order.
+    virtual std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) = 0;
 
     // A streaming evaluator takes configurations one at a time and returns each result as soon
     // as it is ready, in the order they finish: run_search then keeps streaming_depth() of them
     // in flight. 0 (the default): batches through evaluate().
     virtual std::size_t streaming_depth() const { return 0; }
-    virtual void submit(const Config& config);
-    // Blocks until a submitted configuration is done; nullopt when none is in flight.
-    virtual std::optional<std::pair<Config, Outcome>> collect();
+    virtual void submit(const Candidate& candidate);
+    // Blocks until a submitted candidate is done; nullopt when none is in flight.
+    virtual std::optional<std::pair<Candidate, Outcome>> collect();
     // Drops what has been submitted but not started (the budget ran out); returns how many.
     virtual std::size_t cancel_pending() { return 0; }
 };
@@ -67,7 +92,7 @@ struct Budget {
 };
 
 struct TraceItem {
-    Config config;
+    Candidate candidate;
     Outcome outcome;
     double elapsed_s = 0.0;  // since the search started, when this result arrived
 };
@@ -91,5 +116,7 @@ Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget
                   std::size_t batch_size = 8);
 
 std::string format_config(const Config& config);  // "block_size_x=256 items_per_thread=1"
+// format_config, then what else sets it apart: "... [source 3fa2c1b0: unroll; -maxrregcount=64]"
+std::string format_candidate(const Candidate& candidate);
 
 }  // namespace optiml::search

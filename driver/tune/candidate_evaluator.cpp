@@ -76,6 +76,18 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
     return request;
 }
 
+compile::CompileRequest make_compile_request(const spec::Spec& spec,
+                                             const search::Candidate& candidate,
+                                             const SourceVariants& sources, int arch,
+                                             compile::Output output) {
+    compile::CompileRequest request =
+        make_compile_request(spec, candidate.parameters, arch, output);
+    if (!candidate.is_original_source()) request.source_text = sources.text(candidate.source_id);
+    request.options.insert(request.options.end(), candidate.options.begin(),
+                           candidate.options.end());
+    return request;
+}
+
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
                        const spec::ProblemSize* size) {
     const expr::Env env = spec.environment(config, size);
@@ -133,12 +145,12 @@ compile::CompileQueue& CandidateEvaluator::queue() {
     return *queue_;
 }
 
-compile::CompileRequest CandidateEvaluator::request_for(const search::Config& config) const {
-    return make_compile_request(spec_, config, arch_, compile::Output::Cubin);
+compile::CompileRequest CandidateEvaluator::request_for(const search::Candidate& candidate) const {
+    return make_compile_request(spec_, candidate, sources_, arch_, compile::Output::Cubin);
 }
 
 std::vector<search::Outcome> CandidateEvaluator::evaluate(
-    const std::vector<search::Config>& batch) {
+    const std::vector<search::Candidate>& batch) {
     std::map<std::size_t, std::size_t> position;  // ticket -> index in the batch
     for (std::size_t i = 0; i < batch.size(); ++i)
         position[queue().submit(request_for(batch[i]))] = i;
@@ -166,16 +178,16 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
 }
 
 std::size_t CandidateEvaluator::streaming_depth() const {
-    if (pool_) return 0;
+    if (pool_ || !streaming_) return 0;
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
     return std::min<std::size_t>(cores + 2, 18);
 }
 
-void CandidateEvaluator::submit(const search::Config& config) {
-    submitted_[queue().submit(request_for(config))] = config;
+void CandidateEvaluator::submit(const search::Candidate& candidate) {
+    submitted_[queue().submit(request_for(candidate))] = candidate;
 }
 
-std::optional<std::pair<search::Config, search::Outcome>> CandidateEvaluator::collect() {
+std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator::collect() {
     const auto wait_start = std::chrono::steady_clock::now();
     auto finished = queue().next();
     if (!finished) return std::nullopt;
@@ -183,13 +195,13 @@ std::optional<std::pair<search::Config, search::Outcome>> CandidateEvaluator::co
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start)
             .count();
     const auto found = submitted_.find(finished->ticket);
-    search::Config config = found->second;
+    search::Candidate candidate = found->second;
     submitted_.erase(found);
-    const compile::CompileResult& compiled = compiled_[config] = std::move(finished->result);
-    search::Outcome outcome =
-        compiled.ok ? evaluate_one(config, compiled) : failure("compile_error", compiled.log);
+    const compile::CompileResult& compiled = compiled_[candidate] = std::move(finished->result);
+    search::Outcome outcome = compiled.ok ? evaluate_one(candidate.parameters, compiled)
+                                          : failure("compile_error", compiled.log);
     note_compile(outcome, finished->compile_ms, wait_ms, finished->cached);
-    return std::pair{std::move(config), std::move(outcome)};
+    return std::pair{std::move(candidate), std::move(outcome)};
 }
 
 std::size_t CandidateEvaluator::cancel_pending() {
@@ -200,10 +212,10 @@ std::size_t CandidateEvaluator::cancel_pending() {
 }
 
 std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(
-    const std::vector<search::Config>& batch, const Compiled& compiled) {
+    const std::vector<search::Candidate>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes;
     for (std::size_t i = 0; i < batch.size(); ++i)
-        outcomes.push_back(compiled[i]->ok ? evaluate_one(batch[i], *compiled[i])
+        outcomes.push_back(compiled[i]->ok ? evaluate_one(batch[i].parameters, *compiled[i])
                                            : failure("compile_error", compiled[i]->log));
     return outcomes;
 }
@@ -211,14 +223,14 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(
 // Verification of the whole batch on every GPU of the pool, then timing in batch order on the
 // session's GPU: the same checks, verdicts, timings and decisions as evaluate_in_turn.
 std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
-    const std::vector<search::Config>& batch, const Compiled& compiled) {
+    const std::vector<search::Candidate>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes(batch.size());
     std::vector<LaunchSpec> launches(batch.size());
     std::vector<std::size_t> runnable;
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (!compiled[i]->ok)
             outcomes[i] = failure("compile_error", compiled[i]->log);
-        else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
+        else if (auto failed = write_image(batch[i].parameters, *compiled[i], launches[i]))
             outcomes[i] = std::move(*failed);
         else
             runnable.push_back(i);
@@ -239,8 +251,8 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             if (!v.main.ok)
                 v.failure = to_outcome(v.main);
             else
-                v.failure =
-                    verify_extra_sizes(session, batch[i], launches[i], timeout, v.extra_sizes_ms);
+                v.failure = verify_extra_sizes(session, batch[i].parameters, launches[i], timeout,
+                                               v.extra_sizes_ms);
         });
 
     for (std::size_t k = 0; k < runnable.size(); ++k) {
@@ -359,8 +371,9 @@ std::optional<search::Outcome> CandidateEvaluator::verify_extra_sizes(
     return std::nullopt;
 }
 
-const compile::CompileResult* CandidateEvaluator::compiled(const search::Config& config) const {
-    auto it = compiled_.find(config);
+const compile::CompileResult* CandidateEvaluator::compiled(
+    const search::Candidate& candidate) const {
+    auto it = compiled_.find(candidate);
     return it == compiled_.end() ? nullptr : &it->second;
 }
 

@@ -26,6 +26,7 @@
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/source_variants.h"
 
 namespace optiml::tune {
 
@@ -37,9 +38,17 @@ using measure::RemoteSession;
 using measure::TimingSpec;
 using measure::VerifierPool;
 
-// A compile request for `config` (empty config with `original` = the kernel with no defines).
+// A compile request for `config` of the spec's own source (an empty config: no defines).
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output);
+// A compile request for a candidate: its parameters as defines, its exact text (the spec's
+// source, or the derived one `sources` holds, compiled as if it stood in the source's place), the
+// spec's nvrtc_options and then the candidate's own. Throws std::out_of_range for a source id
+// `sources` does not hold.
+compile::CompileRequest make_compile_request(const spec::Spec& spec,
+                                             const search::Candidate& candidate,
+                                             const SourceVariants& sources, int arch,
+                                             compile::Output output);
 
 // Grid, block and dynamic shared memory of `config`, from the spec's expressions, at the spec's
 // own problem size or at `size`.
@@ -64,21 +73,29 @@ class CandidateEvaluator : public search::Evaluator {
     CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                        std::filesystem::path scratch_dir, TimingSpec timing);
 
-    std::vector<search::Outcome> evaluate(const std::vector<search::Config>& batch) override;
+    std::vector<search::Outcome> evaluate(const std::vector<search::Candidate>& batch) override;
 
     // Streaming, on one GPU (without a verifier pool): enough in flight to keep every core
     // compiling and a compiled candidate waiting for the GPU.
     std::size_t streaming_depth() const override;
-    void submit(const search::Config& config) override;
-    std::optional<std::pair<search::Config, search::Outcome>> collect() override;
+    void submit(const search::Candidate& candidate) override;
+    std::optional<std::pair<search::Candidate, search::Outcome>> collect() override;
     std::size_t cancel_pending() override;
+
+    // Batches even on one GPU (as with a verifier pool): results then come in proposal order,
+    // whatever order the compiles end in.
+    void set_streaming(bool streaming) { streaming_ = streaming; }
 
     // Compiled images come from and go to `images` (may be null: always compile). Set before the
     // first evaluation.
     void set_image_cache(compile::ImageCache* images) { images_ = images; }
 
-    // The CUBIN that was timed for a configuration (for the cache entry), if it compiled.
-    const compile::CompileResult* compiled(const search::Config& config) const;
+    // The CUBIN that was timed for a candidate (for the cache entry), if it compiled.
+    const compile::CompileResult* compiled(const search::Candidate& candidate) const;
+
+    // The derived sources candidates may name; add one before submitting a candidate of it.
+    SourceVariants& sources() { return sources_; }
+    const SourceVariants& sources() const { return sources_; }
 
     // Re-verification seeds start here (past every trial seed of the session).
     void set_reverify_seed(std::uint64_t seed) { next_reverify_seed_ = seed; }
@@ -91,10 +108,10 @@ class CandidateEvaluator : public search::Evaluator {
   private:
     using Compiled = std::vector<const compile::CompileResult*>;
     compile::CompileQueue& queue();
-    compile::CompileRequest request_for(const search::Config& config) const;
-    std::vector<search::Outcome> evaluate_in_turn(const std::vector<search::Config>& batch,
+    compile::CompileRequest request_for(const search::Candidate& candidate) const;
+    std::vector<search::Outcome> evaluate_in_turn(const std::vector<search::Candidate>& batch,
                                                   const Compiled& compiled);
-    std::vector<search::Outcome> evaluate_spread(const std::vector<search::Config>& batch,
+    std::vector<search::Outcome> evaluate_spread(const std::vector<search::Candidate>& batch,
                                                  const Compiled& compiled);
     search::Outcome evaluate_one(const search::Config& config,
                                  const compile::CompileResult& compiled);
@@ -120,13 +137,15 @@ class CandidateEvaluator : public search::Evaluator {
     int arch_;
     RemoteSession& session_;
     VerifierPool* pool_ = nullptr;
+    bool streaming_ = true;
     std::filesystem::path scratch_;
     TimingSpec timing_;
-    std::map<search::Config, compile::CompileResult> compiled_;
+    SourceVariants sources_;
+    std::map<search::Candidate, compile::CompileResult> compiled_;
     compile::ImageCache* images_ = nullptr;
     std::string headers_digest_;  // the local headers the kernel includes, for image keys
     std::unique_ptr<compile::CompileQueue> queue_;
-    std::map<std::size_t, search::Config> submitted_;  // ticket -> candidate, while in flight
+    std::map<std::size_t, search::Candidate> submitted_;  // ticket -> candidate, while in flight
     std::size_t images_written_ = 0;
     // The fastest correct variant so far: every challenger is timed beside it.
     std::optional<LaunchSpec> incumbent_;

@@ -14,6 +14,7 @@
 
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/verifier_pool.h"
+#include "driver/search/candidate_json.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
@@ -34,10 +35,10 @@ nlohmann::json time_json(const search::Outcome& o) {
 nlohmann::json trace_json(const search::Result& result) {
     nlohmann::json trace = nlohmann::json::array();
     for (const auto& item : result.trace) {
-        nlohmann::json row = {{"parameters", item.config},
-                              {"status", item.outcome.status},
+        nlohmann::json row = {{"status", item.outcome.status},
                               {"elapsed_s", item.elapsed_s},
                               {"details", item.outcome.details}};
+        search::write_candidate(item.candidate, row);
         if (item.outcome.beats_incumbent) row["beats_incumbent"] = *item.outcome.beats_incumbent;
         if (item.outcome.ok)
             row["time_ms"] = time_json(item.outcome);
@@ -208,7 +209,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
             const auto& best = so_far.trace[*so_far.best];
             log << ", best " << milliseconds(best.outcome.median_ms) << " (" << std::setprecision(3)
                 << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
-                << "x) " << search::format_config(best.config);
+                << "x) " << search::format_candidate(best.candidate);
         }
         log << "\n" << std::flush;
     };
@@ -221,9 +222,10 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         return fail("the default configuration fails (" + baseline.outcome.status + ")");
     }
     const auto& best = result.trace.at(*result.best);
-    const compile::CompileResult* cubin = evaluator.compiled(best.config);
-    const auto ptx =
-        compile::compile(tune::make_compile_request(spec, best.config, arch, compile::Output::Ptx));
+    // What ships is built from the winner's exact source, options and parameters.
+    const compile::CompileResult* cubin = evaluator.compiled(best.candidate);
+    const auto ptx = compile::compile(tune::make_compile_request(
+        spec, best.candidate, evaluator.sources(), arch, compile::Output::Ptx));
     if (!cubin || !ptx.ok) {
         log << prefix << "could not rebuild the winner's PTX; original kernel kept\n";
         return fail("could not rebuild the winner's PTX");
@@ -243,7 +245,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         {"kernel", spec.kernel},
         {"lowered_name", cubin->lowered_name},
         {"arch", arch_name(arch)},
-        {"parameters", best.config},
+        {"parameters", best.candidate.parameters},
         {"default_parameters", spec.default_config()},
         {"time_ms", time_json(best.outcome)},
         {"original_time_ms", time_json(baseline.outcome)},
@@ -275,6 +277,14 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         {"trace", trace_json(result)},
         {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
     };
+    if (!best.candidate.is_original_source() || !best.candidate.options.empty()) {
+        // A derived winner: its transformations and options in the manifest, its text shipped.
+        search::write_candidate(best.candidate, entry.manifest);
+        if (!best.candidate.is_original_source()) {
+            entry.files["kernel.cu"] = evaluator.sources().text(best.candidate.source_id);
+            entry.manifest["files"]["source"] = "kernel.cu";
+        }
+    }
     const char* profile_env = std::getenv("OPTIML_PROFILE");
     if (!(profile_env && std::string(profile_env) == "0")) {
         auto evidence =

@@ -15,11 +15,12 @@ namespace {
 
 constexpr auto kProfileTimeout = std::chrono::minutes(5);
 
-std::optional<measure::LaunchSpec> launch_of(const EvidenceInputs& in, const search::Config& config,
+std::optional<measure::LaunchSpec> launch_of(const EvidenceInputs& in,
+                                             const search::Candidate& candidate,
                                              const std::string& file) {
-    const compile::CompileResult* compiled = in.evaluator->compiled(config);
+    const compile::CompileResult* compiled = in.evaluator->compiled(candidate);
     if (!compiled || !compiled->ok) return std::nullopt;
-    return tune::write_launch(*in.spec, config, *compiled, in.scratch / file);
+    return tune::write_launch(*in.spec, candidate.parameters, *compiled, in.scratch / file);
 }
 
 }  // namespace
@@ -59,16 +60,16 @@ std::optional<TuningEvidence> collect_tuning_evidence(const EvidenceInputs& in, 
         return std::nullopt;
     }
     std::optional<profile::VariantProfile> winner;
-    if (auto launch = launch_of(in, best.config, "winner.cubin"))
-        winner = profile::VariantProfile{"tuned: " + search::format_config(best.config),
+    if (auto launch = launch_of(in, best.candidate, "winner.cubin"))
+        winner = profile::VariantProfile{"tuned: " + search::format_candidate(best.candidate),
                                          in.session->profile(*launch, full, kProfileTimeout),
                                          best.outcome.median_ms};
     std::vector<profile::VariantProfile> others;
     for (std::size_t index : spread_of_variants(result, kProfiledVariants)) {
         const auto& item = result.trace[index];
-        auto launch = launch_of(in, item.config, "spread.cubin");
+        auto launch = launch_of(in, item.candidate, "spread.cubin");
         if (!launch) continue;
-        others.push_back({search::format_config(item.config),
+        others.push_back({search::format_candidate(item.candidate),
                           in.session->profile(*launch, counters_only, kProfileTimeout),
                           item.outcome.median_ms});
     }

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "driver/compile/read_file.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -38,7 +40,7 @@ class CandidateEvaluatorTest : public ::testing::Test {
 
     // `gpus` > 1: that many scripted workers (devices 0, 1, ...) verify through a VerifierPool;
     // device 0 times.
-    search::Result tune(const TimingSpec& timing = {}, int gpus = 1) {
+    search::Result tune(const TimingSpec& timing = {}, int gpus = 1, bool streaming = true) {
         LaunchSpec original = make_launch(spec_, spec_.default_config());
         original.symbol = "scale";
         original.image_path = (scratch_ / "original.cubin").string();
@@ -56,6 +58,7 @@ class CandidateEvaluatorTest : public ::testing::Test {
         if (!pool.start().empty()) throw std::runtime_error("a scripted worker did not start");
         CandidateEvaluator evaluator(spec_, 90, session, scratch_, timing);
         if (gpus > 1) evaluator.set_verifier_pool(&pool);
+        evaluator.set_streaming(streaming);
         search::Space space;
         space.names = {"block_size_x"};
         space.values = {spec_.parameters[0].values};
@@ -65,7 +68,7 @@ class CandidateEvaluatorTest : public ::testing::Test {
 
     static const search::TraceItem& row(const search::Result& result, std::int64_t block) {
         for (const auto& item : result.trace)
-            if (item.config.at("block_size_x") == block) return item;
+            if (item.candidate.parameters.at("block_size_x") == block) return item;
         throw std::runtime_error("no trace row for block " + std::to_string(block));
     }
 
@@ -73,12 +76,47 @@ class CandidateEvaluatorTest : public ::testing::Test {
     spec::Spec spec_;
 };
 
+// A candidate is its source as much as its parameters: each is compiled from its own text.
+TEST_F(CandidateEvaluatorTest, CandidatesOfOneConfigurationButOtherSourcesAreOtherVariants) {
+    LaunchSpec original = make_launch(spec_, spec_.default_config());
+    original.symbol = "scale";
+    original.image_path = (scratch_ / "original.cubin").string();
+    RemoteSession session(OPTIML_FAKE_TIMING_WORKER, 0, make_problem(spec_), original);
+    session.start();
+    CandidateEvaluator evaluator(spec_, 90, session, scratch_, {});
+    const std::string text = compile::read_file(spec_.source);
+    std::string rewritten = text;
+    rewritten.replace(rewritten.find("2.0f * x[i]"), 11, "3.0f * x[i]");
+    const search::Config defaults = spec_.default_config();
+    const search::Candidate plain{defaults};
+    const search::Candidate derived{defaults, evaluator.sources().add(rewritten), {"triple"}, {}};
+    const search::Candidate broken{
+        defaults, evaluator.sources().add(text + "\nthis does not compile\n"), {"planted"}, {}};
+    const search::Candidate capped{defaults, "", {}, {"-maxrregcount=32"}};
+    ASSERT_NE(derived.source_id, broken.source_id);
+
+    const auto outcomes = evaluator.evaluate({plain, derived, broken, capped});
+    EXPECT_TRUE(outcomes[0].ok) << outcomes[0].message;
+    EXPECT_TRUE(outcomes[1].ok) << outcomes[1].message;
+    EXPECT_EQ(outcomes[2].status, "compile_error");
+    EXPECT_NE(outcomes[2].message.find("this does not compile"), std::string::npos);
+    EXPECT_TRUE(outcomes[3].ok) << outcomes[3].message;
+    ASSERT_TRUE(evaluator.compiled(plain) && evaluator.compiled(derived));
+    EXPECT_TRUE(evaluator.compiled(plain)->binary != evaluator.compiled(derived)->binary)
+        << "the derived text must reach NVRTC, not the spec's source";
+    EXPECT_EQ(search::format_candidate(derived),
+              "block_size_x=256 [source " + derived.source_id.substr(0, 8) + ": triple]");
+    EXPECT_EQ(search::format_candidate(capped), "block_size_x=256 [-maxrregcount=32]");
+    EXPECT_THROW(evaluator.evaluate({search::Candidate{defaults, "unknown", {}, {}}}),
+                 std::out_of_range);
+}
+
 TEST_F(CandidateEvaluatorTest, TheClearlyFastestVerifiedVariantWins) {
     const search::Result result = tune();
     ASSERT_EQ(result.trace.size(), 5u);
-    EXPECT_EQ(result.trace[*result.baseline].config.at("block_size_x"), 256);
+    EXPECT_EQ(result.trace[*result.baseline].candidate.parameters.at("block_size_x"), 256);
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config.at("block_size_x"), 64);
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters.at("block_size_x"), 64);
     EXPECT_EQ(row(result, 64).outcome.beats_incumbent, true);
     EXPECT_GT(row(result, 64).outcome.details.at("compile_ms"), 0.0) << "NVRTC really compiled it";
 }
@@ -88,7 +126,7 @@ TEST_F(CandidateEvaluatorTest, AFasterMedianInsideTheSpreadDoesNotDisplaceTheInc
     setenv("FAKE_TIMES", "64:2.54 128:2.55 256:2.56 512:3.00 1024:2.56", 1);
     const search::Result result = tune();
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config.at("block_size_x"), 256);
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters.at("block_size_x"), 256);
     EXPECT_EQ(row(result, 64).outcome.beats_incumbent, false);
     EXPECT_TRUE(row(result, 64).outcome.ok);
 }
@@ -143,8 +181,8 @@ void expect_same_decisions(const search::Result& one_gpu, const search::Result& 
     for (std::size_t i = 0; i < one_gpu.trace.size(); ++i) {
         const auto& a = one_gpu.trace[i];
         const auto& b = several.trace[i];
-        SCOPED_TRACE(search::format_config(a.config));
-        EXPECT_EQ(a.config, b.config);
+        SCOPED_TRACE(search::format_config(a.candidate.parameters));
+        EXPECT_EQ(a.candidate.parameters, b.candidate.parameters);
         EXPECT_EQ(a.outcome.ok, b.outcome.ok);
         EXPECT_EQ(a.outcome.status, b.outcome.status);
         EXPECT_EQ(a.outcome.message, b.outcome.message);
@@ -156,8 +194,9 @@ void expect_same_decisions(const search::Result& one_gpu, const search::Result& 
     EXPECT_EQ(one_gpu.baseline, several.baseline);
 }
 
+// One GPU in batches, as the pool takes them: streaming results come in the order compiles end.
 TEST_F(SeveralGpusTest, TheDecisionsAreThoseOfOneGpu) {
-    const search::Result one_gpu = tune();
+    const search::Result one_gpu = tune({}, 1, /*streaming=*/false);
     const search::Result two_gpus = tune({}, 2);
     expect_same_decisions(one_gpu, two_gpus);
     // The scripted verdicts really happened, on both paths alike.
@@ -165,7 +204,7 @@ TEST_F(SeveralGpusTest, TheDecisionsAreThoseOfOneGpu) {
     EXPECT_EQ(row(two_gpus, 128).outcome.status, "worker_died");
     EXPECT_EQ(row(two_gpus, 1024).outcome.status, "mismatch") << "the >10x claim re-verified";
     ASSERT_TRUE(two_gpus.best);
-    EXPECT_EQ(two_gpus.trace[*two_gpus.best].config.at("block_size_x"), 64);
+    EXPECT_EQ(two_gpus.trace[*two_gpus.best].candidate.parameters.at("block_size_x"), 64);
     for (const auto& item : two_gpus.trace) {
         const double device = item.outcome.details.at("verified_on_device");
         EXPECT_TRUE(device == 0 || device == 1) << device;
@@ -233,7 +272,7 @@ TEST_F(ExtraSizeTest, AVariantThatFailsThereIsRejectedWithTheSizeInItsReason) {
     // ceil_div(1000003, 64) = 15626: the grid was evaluated at that size.
     EXPECT_EQ(failed.outcome.message, "at n=1000003: y: never written (grid 15626, problem 1)");
     ASSERT_TRUE(result.best);
-    EXPECT_NE(result.trace[*result.best].config.at("block_size_x"), 64)
+    EXPECT_NE(result.trace[*result.best].candidate.parameters.at("block_size_x"), 64)
         << "the fastest variant at the main size must not win";
     EXPECT_TRUE(row(result, 128).outcome.ok);
     EXPECT_DOUBLE_EQ(row(result, 128).outcome.details.at("extra_sizes_verify_ms"), 2.5);
@@ -259,7 +298,7 @@ TEST_F(ExtraSizeTest, TheWorkerHoldsTheSecondProblemWithItsOwnReference) {
 
 TEST_F(ExtraSizeTest, SeveralGpusVerifyEverySizeAndRejectWhatOneGpuRejects) {
     setenv("FAKE_FAIL_EXTRA", "64", 1);
-    const search::Result one_gpu = tune();
+    const search::Result one_gpu = tune({}, 1, /*streaming=*/false);
     fs::remove(requests_);
     const search::Result two_gpus = tune({}, 2);
     expect_same_decisions(one_gpu, two_gpus);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/search/candidate_json.h"
 #include "driver/search/recording_file.h"
 #include "driver/search/strategy.h"
 
@@ -130,12 +131,41 @@ TEST(Recording, MalformedFilesNameTheField) {
 TEST(Replay, AConfigurationOutsideTheRecordingFailsAsNotRecorded) {
     const Recording recording = read_recording(data("optiml_recording.json"));
     ReplayEvaluator evaluator(recording);
+    const Config recorded{{"block", 64}, {"items", 2}};
     const auto outcomes =
-        evaluator.evaluate({{{"block", 64}, {"items", 2}}, {{"block", 128}, {"items", 1}}});
+        evaluator.evaluate({Candidate{recorded}, Candidate{{{"block", 128}, {"items", 1}}},
+                            Candidate{recorded, "3fa2", {"unroll"}, {}},
+                            Candidate{recorded, "", {}, {"--use_fast_math"}}});
     EXPECT_TRUE(outcomes[0].ok);
     EXPECT_DOUBLE_EQ(outcomes[0].median_ms, 2.0);
     EXPECT_FALSE(outcomes[1].ok);
     EXPECT_EQ(outcomes[1].status, "not_recorded");
+    // The recording measured the original source with the spec's options only.
+    EXPECT_EQ(outcomes[2].status, "not_recorded");
+    EXPECT_EQ(outcomes[3].status, "not_recorded");
+}
+
+// Rows of derived candidates in a manifest's trace are not points of the parameter space: they
+// are left out of a replay; the candidate mapping reads and writes every field.
+TEST(Replay, DerivedCandidatesInATraceAreLeftOutAndTheirFieldsRoundTrip) {
+    nlohmann::json manifest = nlohmann::json::parse(std::ifstream(matmul_manifest()));
+    const std::size_t rows = read_recording(matmul_manifest()).records.size();
+    nlohmann::json derived = manifest["trace"][0];
+    const Candidate candidate{
+        derived["parameters"].get<Config>(), "3fa2c1b0", {"unroll 4"}, {"-maxrregcount=64"}};
+    write_candidate(candidate, derived);
+    derived["time_ms"]["median"] = 0.001;  // would be the optimum if it were read
+    manifest["trace"].push_back(derived);
+    const fs::path file = fs::path(::testing::TempDir()) / "derived_manifest.json";
+    std::ofstream(file) << manifest.dump();
+    const Recording recording = read_recording(file);
+    EXPECT_EQ(recording.records.size(), rows);
+    EXPECT_GT(recording.optimum_ms(), 0.001);
+    EXPECT_EQ(read_candidate(derived), candidate);
+    nlohmann::json original_row;
+    write_candidate(Candidate{candidate.parameters}, original_row);
+    EXPECT_EQ(original_row.size(), 1u) << "an original candidate writes only its parameters";
+    EXPECT_EQ(read_candidate(original_row), Candidate{candidate.parameters});
 }
 
 // Every strategy, replayed on the real matmul space, proposes only recorded configurations and

@@ -22,9 +22,10 @@ Space two_parameter_space() {
 // Times as a function of the configuration; a chosen configuration fails verification.
 class TableEvaluator : public Evaluator {
   public:
-    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
         std::vector<Outcome> outcomes;
-        for (const auto& c : batch) {
+        for (const auto& candidate : batch) {
+            const Config& c = candidate.parameters;
             seen.push_back(c);
             Outcome o;
             if (c == failing) {
@@ -58,7 +59,8 @@ TEST(Search, ExhaustiveWhenTheSpaceFitsAndDefaultFirst) {
     EXPECT_EQ(evaluator.seen.front(), (Config{{"block", 128}, {"items", 1}}));
     ASSERT_TRUE(result.baseline && result.best);
     EXPECT_EQ(*result.baseline, 0u);
-    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 4}}));
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters,
+              (Config{{"block", 64}, {"items", 4}}));
     std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
     EXPECT_EQ(unique.size(), evaluator.seen.size()) << "a configuration was evaluated twice";
 }
@@ -68,7 +70,8 @@ TEST(Search, AFailingConfigurationIsNeverTheWinner) {
     evaluator.failing = {{"block", 64}, {"items", 4}};
     const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9});
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 128}, {"items", 4}}));
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters,
+              (Config{{"block", 128}, {"items", 4}}));
 }
 
 TEST(Search, RandomSampleWithinBudgetIsSeededAndIncludesTheDefault) {
@@ -102,9 +105,10 @@ TEST(Search, ReportsProgressAfterEveryBatch) {
 // median within the measured spread does not displace the incumbent.
 class RefereeEvaluator : public Evaluator {
   public:
-    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
         std::vector<Outcome> outcomes;
-        for (const auto& c : batch) {
+        for (const auto& candidate : batch) {
+            const Config& c = candidate.parameters;
             Outcome o{true, "ok", "", 1.0 - 0.001 * static_cast<double>(c.at("items")), 0, 0,
                       10,   {},   {}};
             o.beats_incumbent = c.at("items") == 2 && c.at("block") == 64;  // the only clear win
@@ -120,7 +124,8 @@ TEST(Search, TheEvaluatorsVerdictOverridesARawMedianComparison) {
     RefereeEvaluator evaluator;
     const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9}, {}, 1, 1);
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 2}}))
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters,
+              (Config{{"block", 64}, {"items", 2}}))
         << "items=4 has the lowest median but never beat the incumbent beyond the spread";
 }
 
@@ -130,18 +135,18 @@ class StreamingTableEvaluator : public TableEvaluator {
   public:
     explicit StreamingTableEvaluator(std::size_t depth) : depth_(depth) {}
     std::size_t streaming_depth() const override { return depth_; }
-    void submit(const Config& config) override {
-        in_flight.push_back(config);
-        submitted.push_back(config);
+    void submit(const Candidate& candidate) override {
+        in_flight.push_back(candidate.parameters);
+        submitted.push_back(candidate.parameters);
         max_in_flight = std::max(max_in_flight, in_flight.size());
     }
-    std::optional<std::pair<Config, Outcome>> collect() override {
+    std::optional<std::pair<Candidate, Outcome>> collect() override {
         if (in_flight.empty()) return std::nullopt;
         std::this_thread::sleep_for(collect_delay);
         Config config = in_flight.back();
         in_flight.pop_back();
         if (in_flight.empty() && submitted.size() == 1) first_alone = true;
-        return std::pair{config, evaluate({config}).front()};
+        return std::pair{Candidate{config}, evaluate({Candidate{config}}).front()};
     }
     std::size_t cancel_pending() override {
         const std::size_t dropped = in_flight.size();
@@ -165,14 +170,15 @@ TEST(StreamingSearch, KeepsItsDepthInFlightAndStillMeasuresEachConfigurationOnce
     const Result result = run_search(two_parameter_space(), evaluator, {100, 1e9});
     EXPECT_EQ(result.trace.size(), 8u);
     EXPECT_TRUE(evaluator.first_alone) << "the baseline must be measured alone, first";
-    EXPECT_EQ(result.trace.front().config, (Config{{"block", 128}, {"items", 1}}));
+    EXPECT_EQ(result.trace.front().candidate.parameters, (Config{{"block", 128}, {"items", 1}}));
     EXPECT_EQ(*result.baseline, 0u);
     EXPECT_EQ(evaluator.max_in_flight, 4u);
     std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
     EXPECT_EQ(unique.size(), 8u);
     EXPECT_EQ(evaluator.seen.size(), 8u) << "a configuration was evaluated twice";
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config, (Config{{"block", 64}, {"items", 4}}));
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters,
+              (Config{{"block", 64}, {"items", 4}}));
 }
 
 TEST(StreamingSearch, NeverSubmitsMoreThanTheEvaluationBudget) {
@@ -193,7 +199,7 @@ TEST(StreamingSearch, ASpentTimeBudgetDropsWhatHasNotStarted) {
         << "everything submitted is either measured or dropped";
     for (const auto& item : result.trace)
         EXPECT_EQ(std::count(evaluator.cancelled_configs.begin(), evaluator.cancelled_configs.end(),
-                             item.config),
+                             item.candidate.parameters),
                   0);
 }
 

@@ -30,9 +30,10 @@ class SyntheticEvaluator : public Evaluator {
   public:
     using Cost = std::function<std::optional<double>(const Config&)>;
     explicit SyntheticEvaluator(Cost cost) : cost_(std::move(cost)) {}
-    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
         std::vector<Outcome> outcomes;
-        for (const Config& config : batch) {
+        for (const Candidate& candidate : batch) {
+            const Config& config = candidate.parameters;
             seen.push_back(config);
             Outcome outcome;
             if (const auto ms = cost_(config)) {

@@ -33,9 +33,9 @@ class RecordedEvaluator : public Evaluator {
             recorded_[row.at("parameters").get<Config>()] = o;
         }
     }
-    std::vector<Outcome> evaluate(const std::vector<Config>& batch) override {
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
         std::vector<Outcome> outcomes;
-        for (const auto& c : batch) outcomes.push_back(recorded_.at(c));
+        for (const auto& c : batch) outcomes.push_back(recorded_.at(c.parameters));
         return outcomes;
     }
 
@@ -57,7 +57,8 @@ TEST(RecordedSearch, ExhaustiveReplayFindsTheRecordedWinner) {
     EXPECT_EQ(result.strategy, "exhaustive");
     EXPECT_EQ(result.space_size, manifest["search"]["space_size"].get<std::size_t>());
     ASSERT_TRUE(result.best);
-    EXPECT_EQ(result.trace[*result.best].config, manifest["parameters"].get<Config>());
+    EXPECT_EQ(result.trace[*result.best].candidate.parameters,
+              manifest["parameters"].get<Config>());
     const double speedup = result.trace[*result.baseline].outcome.median_ms /
                            result.trace[*result.best].outcome.median_ms;
     EXPECT_NEAR(speedup, manifest["speedup"].get<double>(), 1e-9);

@@ -1,0 +1,18 @@
+// The one JSON mapping of a candidate, as trace rows and manifests hold it: "parameters" always;
+// "source_id", "transformations" and "options" only where set, so that a candidate of the
+// original source reads and writes exactly as a configuration did before candidates existed.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "driver/search/search.h"
+
+namespace optiml::search {
+
+// Adds the candidate's fields to `object` (a trace row or a manifest).
+void write_candidate(const Candidate& candidate, nlohmann::json& object);
+// The candidate fields of `object`; absent ones are the original's. Throws nlohmann's errors on
+// fields of the wrong type.
+Candidate read_candidate(const nlohmann::json& object);
+
+}  // namespace optiml::search
