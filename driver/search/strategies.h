@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "driver/search/strategy.h"
 
@@ -14,6 +15,8 @@ std::unique_ptr<Strategy> make_genetic(CandidatePool& pool, const StrategyOption
 std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_mcts(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_auto(CandidatePool& pool, const StrategyOptions& options);
+// Members take turns proposing; all observe every outcome (portfolio_strategy.cpp).
+std::unique_ptr<Strategy> make_portfolio(std::vector<std::unique_ptr<Strategy>> members);
 
 // Takes pool entry i and appends its configuration to `out`.
 void take_into(CandidatePool& pool, std::size_t i, std::vector<Config>& out);

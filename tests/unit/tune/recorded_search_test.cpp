@@ -53,7 +53,7 @@ TEST(RecordedSearch, ExhaustiveReplayFindsTheRecordedWinner) {
     const nlohmann::json manifest = recorded_manifest();
     ASSERT_TRUE(manifest.contains("trace")) << "no recorded matmul entry in the seed";
     RecordedEvaluator evaluator(manifest["trace"]);
-    const Result result = run_search(matmul_space(), evaluator, {1000, 1e9});
+    const Result result = run_search(matmul_space(), evaluator, {1000, 1e9, "exhaustive"});
     EXPECT_EQ(result.strategy, "exhaustive");
     EXPECT_EQ(result.space_size, manifest["search"]["space_size"].get<std::size_t>());
     ASSERT_TRUE(result.best);
