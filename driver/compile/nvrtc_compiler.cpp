@@ -1,7 +1,10 @@
 #include "driver/compile/nvrtc_compiler.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <nvrtc.h>
@@ -31,6 +34,18 @@ CompileResult failure(std::string message) {
     return result;
 }
 
+// $CUDA_HOME/include or $CUDA_PATH/include where set and present, else the toolkit OptiML was
+// built with.
+std::optional<std::string> toolkit_include_dir() {
+    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+        const char* root = std::getenv(variable);
+        if (root && *root && std::filesystem::is_directory(std::filesystem::path(root) / "include"))
+            return (std::filesystem::path(root) / "include").string();
+    }
+    if (std::filesystem::is_directory(OPTIML_CUDA_INCLUDE_DIR)) return OPTIML_CUDA_INCLUDE_DIR;
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::string> implicit_options(const CompileRequest& request) {
@@ -55,6 +70,14 @@ CompileResult compile(const CompileRequest& request) {
     std::vector<std::string> options = implicit_options(request);
     for (const auto& dir : request.include_dirs)
         options.push_back("--include-path=" + dir.string());
+    // Last: the toolkit's own headers (<cooperative_groups.h>, <cuda/std/...>), which kernels
+    // include as nvcc finds them; NVRTC knows only its built-in ones.
+    // CUDA 13 keeps CCCL (<cuda/std/...>, which cooperative groups include) in include/cccl.
+    if (const auto toolkit = toolkit_include_dir()) {
+        options.push_back("--include-path=" + *toolkit);
+        if (std::filesystem::is_directory(std::filesystem::path(*toolkit) / "cccl"))
+            options.push_back("--include-path=" + *toolkit + "/cccl");
+    }
     options.insert(options.end(), request.options.begin(), request.options.end());
     std::vector<const char*> argv;
     for (const auto& option : options) argv.push_back(option.c_str());

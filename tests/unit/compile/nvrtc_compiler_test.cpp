@@ -39,6 +39,22 @@ TEST(Nvrtc, CompilesACubinForTheRequestedArchitecture) {
               "_Z5plainPf");  // not extern "C": found through its name expression
 }
 
+// Kernels include the toolkit's headers as nvcc finds them (cuda-samples' transpose does).
+TEST(Nvrtc, FindsTheToolkitsHeadersSuchAsCooperativeGroups) {
+    CompileRequest r = request("synced");
+    r.source_text = R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void synced(float* x) {
+    cg::thread_block block = cg::this_thread_block();
+    x[threadIdx.x] = 1.0f;
+    cg::sync(block);
+}
+)";
+    const CompileResult result = compile(r);
+    EXPECT_TRUE(result.ok) << result.log;
+}
+
 TEST(Nvrtc, FindsTemplateInstancesThroughNameExpressions) {
     const CompileResult result = compile(request("scale<float>"));
     ASSERT_TRUE(result.ok) << result.log;
