@@ -21,6 +21,12 @@ std::string images_text(const Variant& variant, int arch) {
     return text + "; symbol " + variant.lowered_name;
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text.empty() ? "(none recorded)" : text;
+}
+
 }  // namespace
 
 std::map<std::string, std::int64_t> default_values(const spec::Spec& spec) {
@@ -62,8 +68,15 @@ std::string render_dispatch_comment(const spec::Spec& spec,
         const Variant& variant = *prepared.variant;
         out << comment(variant.arch + ": variant " + std::to_string(prepared.index) + ", " +
                        (variant.summary.empty() ? "tuned" : variant.summary))
-            << comment("parameters: " + parameters_text(spec, variant.parameters), "    ")
-            << comment(images_text(variant, prepared.arch), "    ")
+            << comment("parameters: " + parameters_text(spec, variant.parameters), "    ");
+        if (!variant.source_id.empty())
+            out << comment("source: derived " + variant.source_id.substr(0, 12) + " by " +
+                               joined(variant.transformations) +
+                               " (its text is the cache entry's kernel.cu)",
+                           "    ");
+        if (!variant.options.empty())
+            out << comment("compile options: " + joined(variant.options), "    ");
+        out << comment(images_text(variant, prepared.arch), "    ")
             << comment("cache key: " + (variant.key.empty() ? "(none)" : variant.key), "    ");
     }
     for (const std::string& note : notes) out << comment(note);

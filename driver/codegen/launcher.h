@@ -37,6 +37,11 @@ struct Variant {       // one tuned cache entry, for one architecture
     // "&symbol"); a symbol missing here is looked up by its name as written, which is right for
     // a variable at global namespace scope.
     std::map<std::string, std::string> constant_symbols;
+    // How the winner differs from the original besides its parameters (empty: it does not): the
+    // id of its derived source with the transformations that made it, and its own compile options.
+    std::string source_id;
+    std::vector<std::string> transformations;
+    std::vector<std::string> options;
 };
 
 struct GeneratedFiles {

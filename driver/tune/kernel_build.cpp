@@ -8,6 +8,7 @@
 #include "cache/store.h"
 #include "driver/codegen/launcher.h"
 #include "driver/measure/worker_client.h"
+#include "driver/search/candidate_json.h"
 #include "driver/spec/kernel_source.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/compare_build.h"
@@ -73,6 +74,10 @@ codegen::Variant to_variant(const cache::Entry& entry) {
     variant.ptx = file("ptx");
     variant.key = entry.key;
     variant.summary = "tuned: " + entry_summary(entry.manifest);
+    const search::Candidate winner = search::read_candidate(entry.manifest);
+    variant.source_id = winner.source_id;
+    variant.transformations = winner.transformations;
+    variant.options = winner.options;
     return variant;
 }
 
