@@ -3,8 +3,8 @@
 // any model to learn from; otherwise bayes and greedy_ils taking turns (portfolio_strategy.cpp).
 // On the six spaces recorded on the H200 (bench/search_efficiency, 20 seeds) no single strategy
 // was best everywhere: greedy_ils needed 7.5 evaluations to come within 2% on the convolution
-// where bayes needed 68.5, bayes 16.5 on the transpose where greedy_ils needed 53; the pair needs
-// 16.5 and 18, and at most 2.2x the best single strategy on every space, where exhaustive needed
+// where bayes needed 51.5, bayes 13.5 on the transpose where greedy_ils needed 53; the pair needs
+// 14 and 16, and at most 1.9x the best single strategy on every space, where exhaustive needed
 // 3-9x on the spaces that fit a budget of 300.
 #include "driver/search/strategies.h"
 
