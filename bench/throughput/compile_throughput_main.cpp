@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/compile/compile_queue.h"
+#include "driver/compile/read_file.h"
 #include "driver/search/candidate_json.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/candidate_evaluator.h"
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
         const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(argv[2]));
         const int arch = manifest.at("device").at("arch").get<int>();
         const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 0;
-        const tune::SourceVariants no_derived_sources;
+        const tune::SourceVariants sources(compile::read_file(spec.source));
 
         compile::CompileQueue queue(threads);
         std::size_t variants = 0;
@@ -35,8 +36,8 @@ int main(int argc, char** argv) {
         for (const auto& row : manifest.at("trace")) {
             const search::Candidate candidate = search::read_candidate(row);
             if (!candidate.is_original_source()) continue;  // its text is not in the manifest
-            queue.submit(tune::make_compile_request(spec, candidate, no_derived_sources, arch,
-                                                    compile::Output::Cubin));
+            queue.submit(
+                tune::make_compile_request(spec, candidate, sources, arch, compile::Output::Cubin));
             ++variants;
         }
         std::size_t failed = 0;

@@ -36,7 +36,7 @@ CompileResult failure(std::string message) {
 
 // $CUDA_HOME/include or $CUDA_PATH/include where set and present, else the toolkit OptiML was
 // built with.
-std::optional<std::string> toolkit_include_dir() {
+std::optional<std::string> find_toolkit_include_dir() {
     for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
         const char* root = std::getenv(variable);
         if (root && *root && std::filesystem::is_directory(std::filesystem::path(root) / "include"))
@@ -44,6 +44,21 @@ std::optional<std::string> toolkit_include_dir() {
     }
     if (std::filesystem::is_directory(OPTIML_CUDA_INCLUDE_DIR)) return OPTIML_CUDA_INCLUDE_DIR;
     return std::nullopt;
+}
+
+// Looked up once a process: every compile passes the same folders.
+const std::vector<std::string>& toolkit_include_options() {
+    static const std::vector<std::string> options = [] {
+        std::vector<std::string> found;
+        if (const auto toolkit = find_toolkit_include_dir()) {
+            found.push_back("--include-path=" + *toolkit);
+            // CUDA 13 keeps CCCL (<cuda/std/...>, which cooperative groups include) in cccl/.
+            if (std::filesystem::is_directory(std::filesystem::path(*toolkit) / "cccl"))
+                found.push_back("--include-path=" + *toolkit + "/cccl");
+        }
+        return found;
+    }();
+    return options;
 }
 
 }  // namespace
@@ -72,12 +87,8 @@ CompileResult compile(const CompileRequest& request) {
         options.push_back("--include-path=" + dir.string());
     // Last: the toolkit's own headers (<cooperative_groups.h>, <cuda/std/...>), which kernels
     // include as nvcc finds them; NVRTC knows only its built-in ones.
-    // CUDA 13 keeps CCCL (<cuda/std/...>, which cooperative groups include) in include/cccl.
-    if (const auto toolkit = toolkit_include_dir()) {
-        options.push_back("--include-path=" + *toolkit);
-        if (std::filesystem::is_directory(std::filesystem::path(*toolkit) / "cccl"))
-            options.push_back("--include-path=" + *toolkit + "/cccl");
-    }
+    const std::vector<std::string>& toolkit = toolkit_include_options();
+    options.insert(options.end(), toolkit.begin(), toolkit.end());
     options.insert(options.end(), request.options.begin(), request.options.end());
     std::vector<const char*> argv;
     for (const auto& option : options) argv.push_back(option.c_str());

@@ -60,10 +60,13 @@ search::Outcome failure(std::string status, std::string message) {
 
 }  // namespace
 
-compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
-                                             int arch, compile::Output output) {
+namespace {
+
+// Everything but the text comes from the spec and the parameters.
+compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Config& config,
+                                        std::string source_text, int arch, compile::Output output) {
     compile::CompileRequest request;
-    request.source_text = compile::read_file(spec.source);
+    request.source_text = std::move(source_text);
     request.source_name = spec.source.filename().string();
     request.name_expression = spec.kernel;
     request.options = spec.nvrtc_options;
@@ -76,13 +79,19 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec, const searc
     return request;
 }
 
+}  // namespace
+
+compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
+                                             int arch, compile::Output output) {
+    return request_of_text(spec, config, compile::read_file(spec.source), arch, output);
+}
+
 compile::CompileRequest make_compile_request(const spec::Spec& spec,
                                              const search::Candidate& candidate,
                                              const SourceVariants& sources, int arch,
                                              compile::Output output) {
-    compile::CompileRequest request =
-        make_compile_request(spec, candidate.parameters, arch, output);
-    if (!candidate.is_original_source()) request.source_text = sources.text(candidate.source_id);
+    compile::CompileRequest request = request_of_text(
+        spec, candidate.parameters, sources.text(candidate.source_id), arch, output);
     request.options.insert(request.options.end(), candidate.options.begin(),
                            candidate.options.end());
     return request;
@@ -133,12 +142,19 @@ void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSp
 
 CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                                        fs::path scratch_dir, TimingSpec timing)
+    : CandidateEvaluator(spec, arch, session, std::move(scratch_dir), timing, scan_sources(spec)) {}
+
+// The kernel is read once: every candidate of the original source compiles that text.
+CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
+                                       fs::path scratch_dir, TimingSpec timing,
+                                       const KernelSources& kernel)
     : spec_(spec),
       arch_(arch),
       session_(session),
       scratch_(std::move(scratch_dir)),
       timing_(timing),
-      headers_digest_(headers_digest(scan_sources(spec))) {}
+      sources_(kernel.files.front().contents),
+      headers_digest_(headers_digest(kernel)) {}
 
 compile::CompileQueue& CandidateEvaluator::queue() {
     if (!queue_) queue_ = std::make_unique<compile::CompileQueue>(0, images_, headers_digest_);

@@ -26,6 +26,7 @@
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/kernel_key.h"
 #include "driver/tune/source_variants.h"
 
 namespace optiml::tune {
@@ -41,10 +42,10 @@ using measure::VerifierPool;
 // A compile request for `config` of the spec's own source (an empty config: no defines).
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output);
-// A compile request for a candidate: its parameters as defines, its exact text (the spec's
-// source, or the derived one `sources` holds, compiled as if it stood in the source's place), the
-// spec's nvrtc_options and then the candidate's own. Throws std::out_of_range for a source id
-// `sources` does not hold.
+// A compile request for a candidate: its parameters as defines, its exact text from `sources`
+// (the original, or a derived one compiled as if it stood in the source's place), the spec's
+// nvrtc_options and then the candidate's own. Throws std::out_of_range for a source id `sources`
+// does not hold.
 compile::CompileRequest make_compile_request(const spec::Spec& spec,
                                              const search::Candidate& candidate,
                                              const SourceVariants& sources, int arch,
@@ -106,6 +107,9 @@ class CandidateEvaluator : public search::Evaluator {
     void set_verifier_pool(VerifierPool* pool) { pool_ = pool; }
 
   private:
+    CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
+                       std::filesystem::path scratch_dir, TimingSpec timing,
+                       const KernelSources& kernel);
     using Compiled = std::vector<const compile::CompileResult*>;
     compile::CompileQueue& queue();
     compile::CompileRequest request_for(const search::Candidate& candidate) const;

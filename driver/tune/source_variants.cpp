@@ -13,6 +13,7 @@ std::string SourceVariants::add(std::string text) {
 }
 
 const std::string& SourceVariants::text(const std::string& id) const {
+    if (id.empty()) return original_;
     const auto found = texts_.find(id);
     if (found == texts_.end())
         throw std::out_of_range("no derived source with id " + id +
