@@ -105,11 +105,13 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
         composed = all_loops_unrolled(composed, kernel.name, 2);
         composed = add_launch_bounds(composed, kernel.name, 256).value_or(composed);
         add("restrict, ldg, unroll 2, launch bounds", composed);
-        EXPECT_TRUE(restricted.has_value()) << kernel.path;
+        // The examples already qualify every pointer; the Kernel Tuner-style kernels do not.
+        EXPECT_EQ(restricted.has_value(), kernel.path.starts_with("tests/")) << kernel.path;
         EXPECT_NE(composed, original) << kernel.path;
     }
     const std::vector<compile::CompileResult> results = compile::compile_all(requests, 2);
     ASSERT_EQ(results.size(), requests.size());
+    EXPECT_GE(results.size(), 30u);
     for (std::size_t i = 0; i < results.size(); ++i) {
         EXPECT_TRUE(results[i].ok) << labels[i] << ":\n"
                                    << results[i].log << "\n"
