@@ -32,8 +32,8 @@ struct KernelLoop {
 
 struct KernelText {
     std::string name;
-    std::size_t declaration_begin =
-        0;  // start of `template`/`extern "C"`/`__global__`, whichever first
+    // Start of `template`, `extern "C"`, `static` or `__global__`, whichever comes first.
+    std::size_t declaration_begin = 0;
     std::size_t name_begin = 0;
     std::size_t parameters_begin = 0;  // '('
     std::size_t parameters_end = 0;    // ')'
