@@ -234,7 +234,9 @@ class Locator {
                 std::count_if(extents.begin(), extents.end(),
                               [&](const Extent& e) { return e.begin < i && i < e.end; }));
             loop.has_unroll_pragma = unroll_pragma_before(i);
-            extents.push_back({i, statement_end(i)});
+            const std::size_t end = statement_end(i);
+            loop.last_line = code_[std::min(end, code_.size()) - 1].line;
+            extents.push_back({i, end});
             result.push_back(loop);
         }
         return result;

@@ -25,6 +25,7 @@ struct KernelParameter {
 
 struct KernelLoop {
     int line = 0;             // line of the `for` keyword
+    int last_line = 0;        // line of the loop's last token (its body's `}` or `;`)
     std::size_t keyword = 0;  // offset of `for`
     int depth = 0;            // 0 = outermost loop in the body
     bool has_unroll_pragma = false;

@@ -122,10 +122,12 @@ TEST(FindKernel, FindsLoopsTheirDepthAndUnrollPragmas) {
     const KernelText k = find_kernel(source, "k");
     ASSERT_EQ(k.loops.size(), 5u);
     const int lines[] = {2, 4, 5, 7, 9};
+    const int last_lines[] = {6, 5, 5, 7, 9};
     const int depths[] = {0, 1, 2, 0, 0};
     const bool pragmas[] = {false, true, false, false, false};
     for (std::size_t i = 0; i < 5; ++i) {
         EXPECT_EQ(k.loops[i].line, lines[i]) << i;
+        EXPECT_EQ(k.loops[i].last_line, last_lines[i]) << i;
         EXPECT_EQ(k.loops[i].depth, depths[i]) << i;
         EXPECT_EQ(k.loops[i].has_unroll_pragma, pragmas[i]) << i;
         EXPECT_EQ(source.substr(k.loops[i].keyword, 3), "for");

@@ -1,0 +1,44 @@
+#include "driver/propose/kernel_features.h"
+
+#include <set>
+
+#include "driver/propose/cuda_tokens.h"
+#include "driver/propose/kernel_text.h"
+#include "driver/propose/rewrite_error.h"
+
+namespace optiml::propose {
+namespace {
+
+// CUDA's math functions whose fast-math forms differ (single and double precision).
+const std::set<std::string_view>& math_functions() {
+    static const std::set<std::string_view> names = {
+        "expf",  "exp2f", "exp10f", "logf",  "log2f", "log10f", "powf",  "sqrtf", "sinf",
+        "cosf",  "tanf",  "sincosf", "tanhf", "erff",  "exp",    "exp2",  "log",   "log2",
+        "log10", "pow",   "sqrt",   "sin",   "cos",   "tan",    "tanh",  "sincos", "erf"};
+    return names;
+}
+
+}  // namespace
+
+KernelFeatures kernel_features(std::string_view source, std::string_view kernel) {
+    KernelFeatures features;
+    KernelText text;
+    try {
+        text = find_kernel(source, kernel);
+    } catch (const RewriteError&) {
+        return features;
+    }
+    features.found = true;
+    features.loops = static_cast<int>(text.loops.size());
+    for (const Token& token : lex(source)) {
+        if (token.begin < text.body_begin || token.end > text.body_end) continue;
+        const std::string_view spelling = source.substr(token.begin, token.end - token.begin);
+        if (token.kind == TokenKind::Identifier && math_functions().contains(spelling))
+            features.float_math = true;
+        if (token.kind == TokenKind::Punctuator && (spelling == "/" || spelling == "/="))
+            features.float_division = true;
+    }
+    return features;
+}
+
+}  // namespace optiml::propose

@@ -1,0 +1,76 @@
+#include "driver/propose/rule_judge.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace optiml::propose {
+namespace {
+
+// The scores, in one place (docs/transformations.md, "The rule judge").
+constexpr double kBase = 0.35;            // any proposal whose precondition held
+constexpr double kParameterMove = 0.40;   // a neighbour in the declared space
+constexpr double kAnswersDiagnosis = 0.30;  // expects to move the bottleneck's metric
+constexpr double kCitesStall = 0.15;      // answers a dominant stall from PC sampling
+constexpr double kAlreadyFine = 0.20;     // taken off when the metric is already where wanted
+constexpr double kHighOccupancyPct = 80.0;
+
+}  // namespace
+
+bool answers_bottleneck(const search::Effect& e, const std::string& bottleneck) {
+    if (bottleneck == "memory")
+        return e.direction < 0 &&
+               (e.metric == "dram_bytes" || e.metric == "l2_sectors" || e.metric == "l1tex_sectors");
+    if (bottleneck == "compute") return e.direction < 0 && e.metric == "instructions_executed";
+    if (bottleneck == "latency")
+        return (e.direction > 0 && e.metric == "achieved_occupancy_pct") ||
+               (e.direction < 0 && e.metric == "registers_per_thread");
+    return false;
+}
+
+double RuleJudge::score(const search::NodeInfo& parent, const search::Proposal& proposal) {
+    if (proposal.kind == "parameter") return kParameterMove;
+    double score = kBase;
+    if (std::any_of(proposal.expected.begin(), proposal.expected.end(),
+                    [&](const search::Effect& e) { return answers_bottleneck(e, parent.bottleneck); }))
+        score += kAnswersDiagnosis;
+    if (std::any_of(proposal.evidence.begin(), proposal.evidence.end(),
+                    [](const std::string& id) { return id.rfind("stall-", 0) == 0; }))
+        score += kCitesStall;
+    // More warps cannot help a kernel that already keeps most warp slots busy.
+    if (parent.metrics) {
+        const auto occupancy = parent.metrics->find("achieved_occupancy_pct");
+        const bool wants_occupancy =
+            std::any_of(proposal.expected.begin(), proposal.expected.end(),
+                        [](const search::Effect& e) {
+                            return e.metric == "achieved_occupancy_pct" && e.direction > 0;
+                        });
+        if (wants_occupancy && occupancy != parent.metrics->end() &&
+            occupancy->second >= kHighOccupancyPct)
+            score -= kAlreadyFine;
+    }
+    return std::clamp(score, 0.0, 1.0);
+}
+
+search::Consistency RuleJudge::check(const search::NodeInfo& parent,
+                                     const search::Proposal& proposal,
+                                     const search::Metrics& child) {
+    search::Consistency result;
+    for (const search::Effect& effect : proposal.expected) {
+        const auto before = parent.metrics ? parent.metrics->find(effect.metric)
+                                           : search::Metrics::const_iterator{};
+        const auto after = child.find(effect.metric);
+        if (!parent.metrics || before == parent.metrics->end() || after == child.end()) {
+            ++result.unmeasured;
+            continue;
+        }
+        const double scale = std::max(std::abs(before->second), 1e-12);
+        const double move = effect.direction * (after->second - before->second) / scale;
+        if (move > kNoise)
+            ++result.held;
+        else if (move < -kNoise)
+            ++result.contradicted;
+    }
+    return result;
+}
+
+}  // namespace optiml::propose

@@ -1,0 +1,263 @@
+// The rule proposers and the rule judge on small kernels: each offers an edge only where its
+// precondition holds, cites the evidence it answers, and the judge ranks and checks them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "driver/propose/node_metrics.h"
+#include "driver/propose/option_moves.h"
+#include "driver/propose/parameter_moves.h"
+#include "driver/propose/rewrite_moves.h"
+#include "driver/propose/rule_judge.h"
+
+namespace optiml::propose {
+namespace {
+
+const char* kStencil = R"(#ifndef BLOCK
+#define BLOCK 256
+#endif
+__device__ float helper(float* p) { return p[0]; }
+__global__ void smooth(int n, const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float sum = 0.0f;
+    for (int k = -4; k <= 4; ++k) {
+        int j = min(max(i + k, 0), n - 1);
+        sum += in[j];
+    }
+    out[i] = expf(sum / 9.0f);
+}
+)";
+
+const char* kCopy = R"(__global__ void copy(int n, float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+)";
+
+// A context over texts held in a map, the way the pipeline holds derived sources.
+struct Texts {
+    std::map<std::string, std::string> by_id;
+    std::map<search::Candidate, analysis::EvidenceReport> evidence;
+
+    KernelContext context(const std::string& kernel, const std::string& original) {
+        by_id[""] = original;
+        KernelContext c;
+        c.kernel = kernel;
+        c.read_only = {"in"};
+        c.text_of = [this](const search::Candidate& cand) { return by_id.at(cand.source_id); };
+        c.evidence_of = [this](const search::Candidate& cand) -> const analysis::EvidenceReport* {
+            const auto found = evidence.find(cand);
+            return found == evidence.end() ? nullptr : &found->second;
+        };
+        c.block_threads = [](const search::Config& config) -> std::optional<long> {
+            return config.at("BLOCK");
+        };
+        c.register_source = [this](const std::string& text) {
+            const std::string id = "id" + std::to_string(by_id.size());
+            for (const auto& [existing, held] : by_id)
+                if (held == text) return existing;
+            by_id[id] = text;
+            return id;
+        };
+        return c;
+    }
+};
+
+search::NodeInfo node(const search::Candidate& candidate, const search::Metrics* metrics,
+                      std::string bottleneck) {
+    search::NodeInfo info;
+    info.candidate = &candidate;
+    info.metrics = metrics;
+    info.bottleneck = std::move(bottleneck);
+    return info;
+}
+
+const search::Proposal* find(const std::vector<search::Proposal>& proposals,
+                             const std::string& prefix) {
+    for (const auto& p : proposals)
+        if (p.transformation.rfind(prefix, 0) == 0) return &p;
+    return nullptr;
+}
+
+TEST(ParameterMoves, OffersNeighboursThatHoldTheConstraintsAndKeepTheNodesSource) {
+    search::Space space;
+    space.names = {"BLOCK", "ITEMS"};
+    space.values = {{64, 128, 256, 512}, {1, 2, 4}};
+    space.is_valid = [](const search::Config& c) { return c.at("BLOCK") * c.at("ITEMS") <= 512; };
+    ParameterMoves moves(space);
+    search::Candidate from({{"BLOCK", 256}, {"ITEMS", 2}}, "abc", {"unroll line 3 by 2"}, {"-x"});
+    const auto proposals = moves.propose(node(from, nullptr, ""));
+    std::vector<search::Config> configs;
+    for (const auto& p : proposals) {
+        configs.push_back(p.candidate.parameters);
+        EXPECT_EQ(p.candidate.source_id, "abc");
+        EXPECT_EQ(p.candidate.options, std::vector<std::string>{"-x"});
+        EXPECT_EQ(p.kind, "parameter");
+    }
+    // 512x2 breaks the constraint; 256x4 too; the first value has no lower neighbour.
+    const std::vector<search::Config> expected = {{{"BLOCK", 128}, {"ITEMS", 2}},
+                                                  {{"BLOCK", 256}, {"ITEMS", 1}}};
+    EXPECT_EQ(configs, expected);
+}
+
+TEST(OptionMoves, FastMathOnlyWhereTheKernelDoesMathAndRegisterCapsBelowItsRegisters) {
+    Texts texts;
+    OptionMoves stencil(texts.context("smooth", kStencil));
+    const search::Metrics metrics = {{"registers_per_thread", 80}};
+    search::Candidate root({{"BLOCK", 256}});
+    const auto offered = stencil.propose(node(root, &metrics, "compute"));
+    ASSERT_NE(find(offered, "--use_fast_math"), nullptr);
+    EXPECT_EQ(find(offered, "--use_fast_math")->evidence, std::vector<std::string>{"roofline"});
+    EXPECT_NE(find(offered, "--prec-div=false"), nullptr);
+    EXPECT_NE(find(offered, "--maxrregcount=64"), nullptr);
+    EXPECT_NE(find(offered, "--maxrregcount=32"), nullptr);
+    EXPECT_EQ(find(offered, "--maxrregcount=96"), nullptr);  // above what it uses
+    EXPECT_EQ(find(offered, "--ptxas-options=-dlcm=cg"), nullptr);  // not memory-bound
+
+    Texts other;
+    OptionMoves copy(other.context("copy", kCopy));
+    const auto plain = copy.propose(node(root, nullptr, "memory"));
+    EXPECT_EQ(find(plain, "--use_fast_math"), nullptr);
+    EXPECT_EQ(find(plain, "--maxrregcount"), nullptr);  // registers unknown
+    EXPECT_NE(find(plain, "--ptxas-options=-dlcm=cg"), nullptr);
+}
+
+TEST(OptionMoves, AnOptionAlreadySetIsNotOfferedAgainNorAnotherValueOfIt) {
+    Texts texts;
+    OptionMoves moves(texts.context("smooth", kStencil));
+    const search::Metrics metrics = {{"registers_per_thread", 80}};
+    search::Candidate capped({{"BLOCK", 256}}, "", {}, {"--maxrregcount=64", "--use_fast_math"});
+    const auto offered = moves.propose(node(capped, &metrics, "latency"));
+    EXPECT_EQ(find(offered, "--maxrregcount"), nullptr);
+    EXPECT_EQ(find(offered, "--use_fast_math"), nullptr);
+    EXPECT_EQ(find(offered, "--prec-div"), nullptr);  // fast math holds it already
+    search::Candidate root({{"BLOCK", 256}});
+    const auto child = moves.propose(node(root, &metrics, ""));
+    const auto* cap = find(child, "--maxrregcount=64");
+    ASSERT_NE(cap, nullptr);
+    EXPECT_EQ(cap->candidate.options, std::vector<std::string>{"--maxrregcount=64"});
+    EXPECT_TRUE(cap->candidate.is_original_source());
+}
+
+TEST(RewriteMoves, EachRewriteIsADerivedSourceWithItsTransformationNamed) {
+    Texts texts;
+    RewriteMoves moves(texts.context("smooth", kStencil));
+    search::Candidate root({{"BLOCK", 256}});
+    const search::Metrics metrics = {{"registers_per_thread", 40}};
+    const auto offered = moves.propose(node(root, &metrics, "memory"));
+    const auto* restrict_edge = find(offered, "restrict_pointers");
+    ASSERT_NE(restrict_edge, nullptr);
+    EXPECT_EQ(restrict_edge->evidence, std::vector<std::string>{"roofline"});
+    EXPECT_FALSE(restrict_edge->candidate.is_original_source());
+    EXPECT_EQ(restrict_edge->candidate.transformations,
+              std::vector<std::string>{"restrict_pointers"});
+    EXPECT_NE(texts.by_id.at(restrict_edge->candidate.source_id).find("__restrict__"),
+              std::string::npos);
+    EXPECT_NE(find(offered, "load_through_ldg"), nullptr);
+    // Unprofiled, the innermost loop (line 9) is unrolled, citing the metrics only.
+    const auto* unroll = find(offered, "unroll line 9 by 4");
+    ASSERT_NE(unroll, nullptr);
+    EXPECT_EQ(unroll->evidence, std::vector<std::string>{"metrics"});
+    EXPECT_NE(find(offered, "launch_bounds(256)"), nullptr);
+    EXPECT_NE(find(offered, "launch_bounds(256, 8)"), nullptr);
+    for (const auto& p : offered) EXPECT_EQ(p.kind, "rewrite");
+
+    // From the rewritten node, the same rewrite has nothing left to do.
+    const auto again = moves.propose(node(restrict_edge->candidate, &metrics, "memory"));
+    EXPECT_EQ(find(again, "restrict_pointers"), nullptr);
+    const auto* chained = find(again, "unroll line 9 by 2");
+    ASSERT_NE(chained, nullptr);
+    EXPECT_EQ(chained->candidate.transformations,
+              (std::vector<std::string>{"restrict_pointers", "unroll line 9 by 2"}));
+}
+
+TEST(RewriteMoves, UnrollsTheLoopHoldingADominantStallAndCitesIt) {
+    Texts texts;
+    RewriteMoves moves(texts.context("smooth", kStencil));
+    search::Candidate root({{"BLOCK", 256}});
+    analysis::EvidenceReport report;
+    report.stalls = analysis::StallSummary{};
+    report.stalls->dominant.push_back({"stall-1", "smooth.cu", 11, "long_scoreboard", 900, 0.6, ""});
+    texts.evidence[root] = report;
+    const auto offered = moves.propose(node(root, nullptr, ""));
+    const auto* unroll = find(offered, "unroll line 9 by 2");
+    ASSERT_NE(unroll, nullptr);
+    EXPECT_EQ(unroll->evidence, std::vector<std::string>{"stall-1"});
+    EXPECT_EQ(find(offered, "launch_bounds"), nullptr);  // registers unknown
+}
+
+TEST(RuleJudge, FavoursWhatTheDiagnosisWantsAndAStallCitation) {
+    RuleJudge judge;
+    search::Candidate root({{"BLOCK", 256}});
+    search::Proposal fewer_bytes, fewer_instructions, stall;
+    fewer_bytes.kind = fewer_instructions.kind = stall.kind = "rewrite";
+    fewer_bytes.expected = {{"dram_bytes", -1}};
+    fewer_instructions.expected = {{"instructions_executed", -1}};
+    stall.expected = {{"instructions_executed", -1}};
+    stall.evidence = {"stall-1"};
+    const auto memory = node(root, nullptr, "memory");
+    const auto compute = node(root, nullptr, "compute");
+    EXPECT_GT(judge.score(memory, fewer_bytes), judge.score(memory, fewer_instructions));
+    EXPECT_GT(judge.score(compute, fewer_instructions), judge.score(compute, fewer_bytes));
+    EXPECT_GT(judge.score(memory, stall), judge.score(memory, fewer_instructions));
+    for (const auto* p : {&fewer_bytes, &fewer_instructions, &stall}) {
+        EXPECT_GE(judge.score(memory, *p), 0.0);
+        EXPECT_LE(judge.score(memory, *p), 1.0);
+    }
+    // More occupancy is worth little where warps already fill the SM.
+    search::Proposal occupancy;
+    occupancy.kind = "options";
+    occupancy.expected = {{"achieved_occupancy_pct", +1}};
+    const search::Metrics full = {{"achieved_occupancy_pct", 92}};
+    const search::Metrics low = {{"achieved_occupancy_pct", 30}};
+    EXPECT_LT(judge.score(node(root, &full, "latency"), occupancy),
+              judge.score(node(root, &low, "latency"), occupancy));
+}
+
+TEST(RuleJudge, ChecksEachExpectedMetricAgainstTheParentBeyondNoise) {
+    RuleJudge judge;
+    search::Candidate root({{"BLOCK", 256}});
+    const search::Metrics parent = {{"instructions_executed", 1000}, {"registers_per_thread", 64}};
+    const auto info = node(root, &parent, "compute");
+    search::Proposal p;
+    p.expected = {{"instructions_executed", -1}, {"registers_per_thread", -1}, {"l2_sectors", -1}};
+    const auto moved = judge.check(info, p, {{"instructions_executed", 800},
+                                             {"registers_per_thread", 72}});
+    EXPECT_EQ(moved.held, 1);
+    EXPECT_EQ(moved.contradicted, 1);
+    EXPECT_EQ(moved.unmeasured, 1);
+    EXPECT_FALSE(moved.consistent());
+    const auto noise = judge.check(info, p, {{"instructions_executed", 990},
+                                             {"registers_per_thread", 63}});
+    EXPECT_EQ(noise.held, 0);
+    EXPECT_EQ(noise.contradicted, 0);
+    search::Proposal single;
+    single.expected = {{"instructions_executed", -1}};
+    EXPECT_TRUE(judge.check(info, single, {{"instructions_executed", 500}}).consistent());
+}
+
+TEST(NodeMetrics, FlattensMeasuredCountersOnlyAndNamesTheBottleneck) {
+    analysis::KernelCounters counters;
+    counters.duration_s = 1e-3;
+    counters.dram_bytes = 4e9;
+    counters.flops["fp32"] = 2e9;
+    counters.registers_per_thread = 40;
+    counters.spill_store_bytes = 8;
+    counters.spill_load_bytes = 4;
+    const search::Metrics m = node_metrics(counters);
+    EXPECT_EQ(m.at("dram_bytes"), 4e9);
+    EXPECT_EQ(m.at("flops_fp32"), 2e9);
+    EXPECT_EQ(m.at("registers_per_thread"), 40);
+    EXPECT_EQ(m.at("spill_bytes"), 12);
+    EXPECT_FALSE(m.contains("instructions_executed"));
+    analysis::EvidenceReport report;
+    EXPECT_EQ(bottleneck(report), "");
+    report.roofline = analysis::RooflineVerdict{};
+    report.roofline->bound = analysis::Bound::Memory;
+    EXPECT_EQ(bottleneck(report), "memory");
+}
+
+}  // namespace
+}  // namespace optiml::propose
