@@ -65,7 +65,8 @@ RewardTerms reward_terms(double original_ms, double node_ms, const Metrics& pare
                          const Metrics& node, const std::string& bottleneck, double judge_score,
                          const RewardWeights& w) {
     RewardTerms terms;
-    if (original_ms > 0.0 && node_ms > 0.0) terms.speedup = w.speedup * std::log(original_ms / node_ms);
+    if (original_ms > 0.0 && node_ms > 0.0)
+        terms.speedup = w.speedup * std::log(original_ms / node_ms);
     terms.proxy = w.proxy * proxy_move(parent, node, bottleneck);
     terms.penalty = guardrails(parent, node, w);
     terms.judge = w.judge * judge_score;

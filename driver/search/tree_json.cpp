@@ -8,8 +8,8 @@
 namespace optiml::search {
 namespace {
 
-using nlohmann::json;
 using detail::JsonPath;
+using nlohmann::json;
 
 json write_node(const TreeNode& node, bool on_winning_path) {
     const Proposal& edge = node.proposal;
@@ -139,7 +139,8 @@ TreeNode read_node(const json& value, const JsonPath& at, std::size_t index, std
     const Reader node(value, at, "a node object");
     TreeNode out;
     out.id = node_id(at.field("id"), node.get("id", "a node id"), count);
-    if (out.id != index) at.field("id").fail("got " + std::to_string(out.id), std::to_string(index));
+    if (out.id != index)
+        at.field("id").fail("got " + std::to_string(out.id), std::to_string(index));
     if (const json& parent = node.get("parent", "a node id or null"); !parent.is_null())
         out.parent = node_id(at.field("parent"), parent, count);
     out.proposal = read_edge(node);
@@ -153,7 +154,8 @@ TreeNode read_node(const json& value, const JsonPath& at, std::size_t index, std
     const Reader reward = node.child("reward", "an object of reward terms");
     out.reward = {reward.number("speedup"), reward.number("proxy"), reward.number("penalty"),
                   reward.number("judge"), reward.number("total")};
-    const Reader consistency = node.child("consistency", "an object of held, contradicted, unmeasured");
+    const Reader consistency =
+        node.child("consistency", "an object of held, contradicted, unmeasured");
     out.consistency = {consistency.integer("held"), consistency.integer("contradicted"),
                        consistency.integer("unmeasured")};
     out.rejected = node.boolean("rejected");
@@ -167,9 +169,9 @@ TreeNode read_node(const json& value, const JsonPath& at, std::size_t index, std
 json write_tree(const TreeResult& tree) {
     json nodes = json::array();
     for (const TreeNode& node : tree.nodes)
-        nodes.push_back(write_node(node, std::find(tree.winning_path.begin(),
-                                                   tree.winning_path.end(),
-                                                   node.id) != tree.winning_path.end()));
+        nodes.push_back(write_node(
+            node, std::find(tree.winning_path.begin(), tree.winning_path.end(), node.id) !=
+                      tree.winning_path.end()));
     return {{"nodes", std::move(nodes)},
             {"best", tree.best},
             {"winning_path", tree.winning_path},
@@ -186,8 +188,8 @@ TreeResult read_tree(const json& document) {
         tree.nodes.push_back(read_node(nodes[i], nodes_at.index(i), i, nodes.size()));
     tree.best = node_id(top.path().field("best"), top.get("best", "a node id"), nodes.size());
     const JsonPath path_at = top.path().field("winning_path");
-    const json& path = path_at.array(top.get("winning_path", "an array of node ids"),
-                                     "an array of node ids");
+    const json& path =
+        path_at.array(top.get("winning_path", "an array of node ids"), "an array of node ids");
     for (std::size_t i = 0; i < path.size(); ++i)
         tree.winning_path.push_back(node_id(path_at.index(i), path[i], nodes.size()));
     tree.wall_s = top.number("wall_s");

@@ -2,7 +2,8 @@
 // `optiml explain` reads it: every node with its edge (kind, proposer, transformation, rationale,
 // evidence, expected effects), its candidate (candidate_json.h), outcome, metrics, diagnosis,
 // judge score, reward terms and consistency; then the best node and the winning path.
-// docs/transformations.md lists the fields. The trace is not part of it (the manifest keeps its own).
+// docs/transformations.md lists the fields. The trace is not part of it (the manifest keeps its
+// own).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -20,10 +20,10 @@ struct Scored {
 
 // What the search keeps per node beside what it reports (TreeNode).
 struct NodeStats {
-    double reward_sum = 0.0;         // rewards backed up through here
-    double in_flight_below = 0.0;    // evaluations in flight in this subtree: the virtual visits
-    bool gathered = false;           // proposals asked for once
-    std::vector<Scored> pending;     // not yet admitted, best prior first
+    double reward_sum = 0.0;       // rewards backed up through here
+    double in_flight_below = 0.0;  // evaluations in flight in this subtree: the virtual visits
+    bool gathered = false;         // proposals asked for once
+    std::vector<Scored> pending;   // not yet admitted, best prior first
     std::size_t next_pending = 0;
     std::vector<std::size_t> children;  // arrived
     std::size_t admitted = 0;           // children arrived or in flight
@@ -41,8 +41,13 @@ class TreeRun {
   public:
     TreeRun(const TreeStart& start, const std::vector<Proposer*>& proposers, Judge& judge,
             const NodeProfiler& profile, const TreeOptions& options)
-        : start_(start), proposers_(proposers), judge_(judge), profile_(profile),
-          options_(options), rng_(options.seed), began_(Clock::now()) {
+        : start_(start),
+          proposers_(proposers),
+          judge_(judge),
+          profile_(profile),
+          options_(options),
+          rng_(options.seed),
+          began_(Clock::now()) {
         known_ = start.measured;
         known_.insert(start.root);
         TreeNode root;
@@ -135,9 +140,9 @@ class TreeRun {
         TreeNode& node = result_.nodes[id];
         node.consistency = judge_.check(info(parent), node.proposal, node.metrics);
         const TreeNode& from = result_.nodes[parent];
-        node.reward = reward_terms(start_.original_ms, node.outcome.median_ms, from.metrics,
-                                   node.metrics, from.bottleneck, node.judge_score,
-                                   options_.weights);
+        node.reward =
+            reward_terms(start_.original_ms, node.outcome.median_ms, from.metrics, node.metrics,
+                         from.bottleneck, node.judge_score, options_.weights);
     }
 
     // As run_search decides: the evaluator's verdict where it gives one, else the medians.
@@ -231,7 +236,8 @@ class TreeRun {
             if (!result_.nodes[child].rejected && !stats_[child].exhausted)
                 open.emplace_back(puct(id, child), stats_[child].tiebreak, child);
         std::sort(open.begin(), open.end(), std::greater<>());
-        // The best child first; one whose subtree waits on evaluations in flight yields to the next.
+        // The best child first; one whose subtree waits on evaluations in flight yields to the
+        // next.
         for (const auto& [score, tiebreak, child] : open)
             if (auto chosen = descend(child)) return chosen;
         const bool waiting = stats_[id].in_flight_below > 0.0;
@@ -263,8 +269,8 @@ std::size_t evaluation_limit(const Budget& budget) {
     return static_cast<std::size_t>(std::max(0, budget.evaluations));
 }
 
-TreeResult run_batches(TreeRun& run, Evaluator& evaluator, const Budget& budget,
-                       std::size_t width, const std::function<void(const TreeResult&)>& progress) {
+TreeResult run_batches(TreeRun& run, Evaluator& evaluator, const Budget& budget, std::size_t width,
+                       const std::function<void(const TreeResult&)>& progress) {
     const std::size_t limit = evaluation_limit(budget);
     while (run.evaluations() < limit) {
         if (run.elapsed() >= budget.seconds) return run.finish(true);

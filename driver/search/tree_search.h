@@ -48,7 +48,7 @@ struct TreeOptions {
 
 struct TreeStart {
     Candidate root;
-    Outcome root_outcome;  // measured before the tree; should be correct (else nothing expands)
+    Outcome root_outcome;      // measured before the tree; should be correct (else nothing expands)
     double original_ms = 0.0;  // the original kernel's median: the speedup term's reference
     std::set<Candidate> measured;  // measured before the tree: never evaluated again
 };
@@ -59,8 +59,8 @@ struct TreeNode {
     // The edge from the parent. The root's holds only its candidate.
     Proposal proposal;
     Outcome outcome;
-    Metrics metrics;         // empty when not profiled
-    std::string bottleneck;  // the profile's diagnosis; "" when not profiled
+    Metrics metrics;           // empty when not profiled
+    std::string bottleneck;    // the profile's diagnosis; "" when not profiled
     double judge_score = 0.0;  // the prior the judge gave the proposal (0 for the root)
     RewardTerms reward;
     Consistency consistency;  // the judge's check of the proposal's expected effects

@@ -35,10 +35,14 @@ inline double synthetic_ms(const Candidate& c) {
     double ms = 10.0;
     if (has(c, "tile")) ms += 2.0;
     const bool unrolled = before(c, "tile", "unroll");
-    if (unrolled) ms -= 6.0;
-    else if (has(c, "unroll")) ms += 1.0;
-    if (unrolled && before(c, "unroll", "vector")) ms -= 3.0;
-    else if (has(c, "vector")) ms += 1.0;
+    if (unrolled)
+        ms -= 6.0;
+    else if (has(c, "unroll"))
+        ms += 1.0;
+    if (unrolled && before(c, "unroll", "vector"))
+        ms -= 3.0;
+    else if (has(c, "vector"))
+        ms += 1.0;
     if (has(c, "decoy")) ms += has(c, "tile") ? 3.0 : -0.5;
     if (const auto w = c.parameters.find("w"); w != c.parameters.end())
         ms += 0.01 * static_cast<double>(w->second % 7);
@@ -59,7 +63,9 @@ inline Outcome synthetic_outcome(const Candidate& c) {
     return o;
 }
 
-inline Candidate original() { return Candidate{Config{{"w", 0}}}; }
+inline Candidate original() {
+    return Candidate{Config{{"w", 0}}};
+}
 
 inline Candidate with_step(const Candidate& parent, const std::string& step) {
     Candidate child = parent;
@@ -207,9 +213,8 @@ struct CountingProfiler {
     NodeProfiler function() {
         return [this](const Candidate& c) -> std::optional<NodeProfile> {
             profiled.push_back(c);
-            return NodeProfile{{{"dram_bytes", synthetic_ms(c) * 1e6},
-                                {"registers_per_thread", 32.0}},
-                               "memory"};
+            return NodeProfile{
+                {{"dram_bytes", synthetic_ms(c) * 1e6}, {"registers_per_thread", 32.0}}, "memory"};
         };
     }
 };

@@ -81,8 +81,10 @@ TEST(TreeJson, WritesTheFieldsExplainReads) {
     const nlohmann::json& best = json.at("nodes").at(tree.best);
     EXPECT_TRUE(best.at("on_winning_path").get<bool>());
     EXPECT_TRUE(best.contains("source_id"));
-    EXPECT_EQ(best.at("time_ms").at("median").get<double>(), tree.nodes[tree.best].outcome.median_ms);
-    EXPECT_EQ(best.at("expected").at(0), (nlohmann::json{{"metric", "dram_bytes"}, {"direction", -1}}));
+    EXPECT_EQ(best.at("time_ms").at("median").get<double>(),
+              tree.nodes[tree.best].outcome.median_ms);
+    EXPECT_EQ(best.at("expected").at(0),
+              (nlohmann::json{{"metric", "dram_bytes"}, {"direction", -1}}));
     for (const nlohmann::json& node : json.at("nodes")) {
         if (!node.at("rejected").get<bool>()) continue;
         EXPECT_FALSE(node.contains("time_ms"));
@@ -116,8 +118,9 @@ TEST(TreeJson, AMalformedDocumentNamesTheField) {
               "tree: nodes[1].evidence[0]: got 1; expected a string");
     EXPECT_EQ(error_reading([](nlohmann::json& j) { j.erase("nodes"); }),
               "tree: nodes: missing; expected an array of nodes");
-    EXPECT_NE(error_reading([](nlohmann::json& j) { j["nodes"][1]["parameters"] = "x"; })
-                  .find("tree: nodes[1]: "),
+    EXPECT_NE(error_reading([](nlohmann::json& j) {
+                  j["nodes"][1]["parameters"] = "x";
+              }).find("tree: nodes[1]: "),
               std::string::npos);
     EXPECT_EQ(error_reading([](nlohmann::json&) {}), "accepted");
 }

@@ -215,9 +215,8 @@ TEST(TreeSearch, ARejectedNodeIsNeverExpandedNorBest) {
     World world;
     NameJudge favours_broken({{"broken", 1.0}});
     BatchEvaluator evaluator;
-    const TreeResult tree =
-        run_tree_search(world.start, evaluator, {&world.failing, &world.steps}, favours_broken,
-                        world.profiler.function(), {30, 1e9});
+    const TreeResult tree = run_tree_search(world.start, evaluator, {&world.failing, &world.steps},
+                                            favours_broken, world.profiler.function(), {30, 1e9});
     std::size_t rejected = 0;
     for (const TreeNode& node : tree.nodes) {
         if (!node.rejected) continue;
@@ -288,7 +287,8 @@ TEST(TreeSearch, StreamingAndBatchEvaluatorsBothFindThePath) {
     StreamingEvaluator evaluator(3);
     TreeOptions options;
     options.in_flight = 2;
-    const TreeResult tree = world.run(evaluator, {&world.steps, &world.failing}, {60, 1e9}, options);
+    const TreeResult tree =
+        world.run(evaluator, {&world.steps, &world.failing}, {60, 1e9}, options);
     EXPECT_LE(evaluator.max_in_flight, 2u) << "min(depth, in_flight)";
     EXPECT_EQ(evaluator.max_in_flight, 2u);
     EXPECT_EQ(tree.nodes[tree.best].candidate().transformations,
@@ -304,16 +304,15 @@ TEST(TreeSearch, TheEvaluatorsVerdictDecidesTheBest) {
         std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
             std::vector<Outcome> outcomes = BatchEvaluator::evaluate(batch);
             for (std::size_t i = 0; i < batch.size(); ++i)
-                outcomes[i].beats_incumbent = batch[i].transformations ==
-                                              std::vector<std::string>{"decoy"};
+                outcomes[i].beats_incumbent =
+                    batch[i].transformations == std::vector<std::string>{"decoy"};
             return outcomes;
         }
     };
     World world;
     Referee evaluator;
     const TreeResult tree = world.run(evaluator, {&world.steps}, {30, 1e9});
-    EXPECT_EQ(tree.nodes[tree.best].candidate().transformations,
-              std::vector<std::string>{"decoy"});
+    EXPECT_EQ(tree.nodes[tree.best].candidate().transformations, std::vector<std::string>{"decoy"});
 }
 
 TEST(TreeSearch, TheSameSeedGrowsTheSameTree) {
@@ -322,7 +321,8 @@ TEST(TreeSearch, TheSameSeedGrowsTheSameTree) {
         BatchEvaluator evaluator;
         TreeOptions options;
         options.seed = seed;
-        const TreeResult tree = world.run(evaluator, {&world.wide, &world.steps}, {40, 1e9}, options);
+        const TreeResult tree =
+            world.run(evaluator, {&world.wide, &world.steps}, {40, 1e9}, options);
         std::vector<std::pair<std::optional<std::size_t>, Candidate>> shape;
         for (const TreeNode& node : tree.nodes) shape.emplace_back(node.parent, node.candidate());
         return shape;
@@ -340,6 +340,24 @@ TEST(TreeSearch, StopsWhenNothingIsLeftToPropose) {
     EXPECT_FALSE(tree.stopped_by_time);
     EXPECT_EQ(tree.best, 0u) << "tile alone is slower than the root";
     EXPECT_EQ(tree.winning_path, std::vector<std::size_t>{0});
+}
+
+TEST(TreeSearch, ReportsProgressAfterEachResultOrBatch) {
+    World world;
+    StreamingEvaluator streaming(2);
+    std::vector<std::size_t> sizes;
+    run_tree_search(world.start, streaming, {&world.wide}, world.judge, world.profiler.function(),
+                    {5, 1e9}, {},
+                    [&](const TreeResult& tree) { sizes.push_back(tree.trace.size()); });
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{1, 2, 3, 4, 5}));
+    BatchEvaluator batches;
+    sizes.clear();
+    TreeOptions options;
+    options.in_flight = 2;
+    run_tree_search(world.start, batches, {&world.steps}, world.judge, world.profiler.function(),
+                    {5, 1e9}, options,
+                    [&](const TreeResult& tree) { sizes.push_back(tree.trace.size()); });
+    EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 4, 5}));
 }
 
 }  // namespace
