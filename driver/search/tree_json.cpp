@@ -197,4 +197,8 @@ TreeResult read_tree(const json& document) {
     return tree;
 }
 
+std::string path_source_file(const std::string& source_id) {
+    return source_id.empty() ? "source-original.cu" : "source-" + source_id.substr(0, 16) + ".cu";
+}
+
 }  // namespace optiml::search

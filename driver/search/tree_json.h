@@ -17,4 +17,8 @@ nlohmann::json write_tree(const TreeResult& tree);
 // ("tree: nodes[2].reward.total: missing; expected a number") on a malformed document.
 TreeResult read_tree(const nlohmann::json& document);
 
+// The cache entry's file holding the text of a source on the winning path: "source-original.cu"
+// for the spec's own source (the empty id), "source-<first 16 hex digits of its id>.cu".
+std::string path_source_file(const std::string& source_id);
+
 }  // namespace optiml::search

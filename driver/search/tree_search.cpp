@@ -37,6 +37,13 @@ struct Admitted {
     Scored edge;
 };
 
+// What a candidate compiles and runs as: two chains of rewrites that reach the same text (restrict
+// then unroll, unroll then restrict) are one variant, measured once.
+Candidate identity(Candidate candidate) {
+    candidate.transformations.clear();
+    return candidate;
+}
+
 class TreeRun {
   public:
     TreeRun(const TreeStart& start, const std::vector<Proposer*>& proposers, Judge& judge,
@@ -48,8 +55,8 @@ class TreeRun {
           options_(options),
           rng_(options.seed),
           began_(Clock::now()) {
-        known_ = start.measured;
-        known_.insert(start.root);
+        for (const Candidate& measured : start.measured) known_.insert(identity(measured));
+        known_.insert(identity(start.root));
         TreeNode root;
         root.proposal.candidate = start.root;
         root.outcome = start.root_outcome;
@@ -175,8 +182,8 @@ class TreeRun {
         std::vector<Scored> scored;
         for (Proposer* proposer : proposers_) {
             for (Proposal& proposal : proposer->propose(info(id))) {
-                if (known_.contains(proposal.candidate) ||
-                    !offered.insert(proposal.candidate).second)
+                if (known_.contains(identity(proposal.candidate)) ||
+                    !offered.insert(identity(proposal.candidate)).second)
                     continue;
                 const double prior = judge_.score(info(id), proposal);
                 scored.push_back({std::move(proposal), prior});
@@ -191,7 +198,7 @@ class TreeRun {
     bool has_pending(std::size_t id) {
         NodeStats& stats = stats_[id];
         while (stats.next_pending < stats.pending.size() &&
-               known_.contains(stats.pending[stats.next_pending].proposal.candidate))
+               known_.contains(identity(stats.pending[stats.next_pending].proposal.candidate)))
             ++stats.next_pending;
         return stats.next_pending < stats.pending.size();
     }
@@ -220,7 +227,7 @@ class TreeRun {
         for (std::optional<std::size_t> at = id; at; at = result_.nodes[*at].parent)
             stats_[*at].in_flight_below += 1.0;
         Candidate candidate = edge.proposal.candidate;
-        known_.insert(candidate);
+        known_.insert(identity(candidate));
         in_flight_.emplace(candidate, Admitted{id, std::move(edge)});
         return candidate;
     }
@@ -260,7 +267,7 @@ class TreeRun {
     Clock::time_point began_;
     TreeResult result_;
     std::vector<NodeStats> stats_;
-    std::set<Candidate> known_;  // measured, in the tree, or in flight
+    std::set<Candidate> known_;  // identities measured, in the tree, or in flight
     std::map<Candidate, Admitted> in_flight_;
     std::size_t profiles_used_ = 0;
 };

@@ -15,12 +15,14 @@
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/measure/verifier_pool.h"
 #include "driver/search/candidate_json.h"
+#include "driver/search/tree_json.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
 #include "driver/tune/throughput.h"
+#include "driver/tune/transform_tuning.h"
 #include "driver/tune/tuning_evidence.h"
 #include "driver/tune/version.h"
 
@@ -213,7 +215,30 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         }
         log << "\n" << std::flush;
     };
-    const search::Result result = search::run_search(space, evaluator, request.budget, progress);
+    // With the default strategy the parameter search takes its share of the budget, then the
+    // transformation tree starts from its best with what is left.
+    const bool transform = tune::transformations_enabled(request.budget);
+    search::Budget parameter_budget = request.budget;
+    if (transform) {
+        parameter_budget.evaluations = std::max(
+            1, static_cast<int>(std::lround(request.budget.evaluations * kParameterShare)));
+        parameter_budget.seconds = request.budget.seconds * kParameterShare;
+    }
+    search::Result result = search::run_search(space, evaluator, parameter_budget, progress);
+    std::optional<search::TreeResult> tree;
+    const int left = request.budget.evaluations - static_cast<int>(result.trace.size());
+    if (transform && left > 0 && request.budget.seconds > result.wall_s) {
+        search::Budget tree_budget = request.budget;
+        tree_budget.evaluations = left;
+        tree_budget.seconds = request.budget.seconds - result.wall_s;
+        tree = run_transformations({&spec, &request.device, &session, &evaluator, &space, &result,
+                                    tree_budget, scratch.path(), request.cache_root},
+                                   log);
+        if (tree) {
+            result = merge_results(std::move(result), *tree);
+            result.strategy += " + transformations";
+        }
+    }
 
     const auto& baseline = result.trace.at(*result.baseline);
     if (!baseline.outcome.ok) {
@@ -284,6 +309,21 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
             entry.files["kernel.cu"] = evaluator.sources().text(best.candidate.source_id);
             entry.manifest["files"]["source"] = "kernel.cu";
         }
+    }
+    if (tree) {
+        // The tree for `optiml explain`, and the text of every source on the winning path so it
+        // can show each step as a diff.
+        entry.manifest["search"]["tree"] = search::write_tree(*tree);
+        nlohmann::json path_sources = nlohmann::json::array();
+        if (!best.candidate.is_original_source())
+            for (const std::size_t id : tree->winning_path) {
+                const std::string& source = tree->nodes.at(id).proposal.candidate.source_id;
+                const std::string file = search::path_source_file(source);
+                if (entry.files.contains(file)) continue;
+                entry.files[file] = evaluator.sources().text(source);
+                path_sources.push_back(file);
+            }
+        if (!path_sources.empty()) entry.manifest["files"]["path_sources"] = path_sources;
     }
     const char* profile_env = std::getenv("OPTIML_PROFILE");
     if (!(profile_env && std::string(profile_env) == "0")) {

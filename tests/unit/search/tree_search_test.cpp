@@ -360,5 +360,43 @@ TEST(TreeSearch, ReportsProgressAfterEachResultOrBatch) {
     EXPECT_EQ(sizes, (std::vector<std::size_t>{2, 4, 5}));
 }
 
+// Rewrites that commute (restrict then unroll, unroll then restrict) reach one text by two
+// chains: the variant is measured once, whichever chain got there first.
+class CommutingProposer : public Proposer {
+  public:
+    std::string name() const override { return "commuting"; }
+    std::vector<Proposal> propose(const NodeInfo& node) override {
+        std::vector<Proposal> proposals;
+        for (const std::string step : {"a", "b", "c"}) {
+            if (has(*node.candidate, step)) continue;
+            Proposal p;
+            p.candidate = *node.candidate;
+            p.candidate.transformations.push_back(step);
+            std::vector<std::string> sorted = p.candidate.transformations;
+            std::sort(sorted.begin(), sorted.end());
+            p.candidate.source_id.clear();
+            for (const std::string& s : sorted) p.candidate.source_id += s;
+            p.kind = "rewrite";
+            p.proposer = name();
+            p.transformation = step;
+            proposals.push_back(std::move(p));
+        }
+        return proposals;
+    }
+};
+
+TEST(TreeSearch, TwoChainsReachingOneTextAreOneVariant) {
+    World world;
+    CommutingProposer commuting;
+    BatchEvaluator evaluator;
+    const TreeResult tree = world.run(evaluator, {&commuting}, {200, 1e9});
+    std::set<std::pair<std::string, std::vector<std::string>>> texts;
+    for (const Candidate& c : evaluator.seen)
+        EXPECT_TRUE(texts.insert({c.source_id, c.options}).second) << c.source_id << " twice";
+    // Subsets of {a, b, c} but the empty one (the root): 7 texts.
+    EXPECT_EQ(evaluator.seen.size(), 7u);
+    EXPECT_EQ(tree.nodes.size(), 8u);
+}
+
 }  // namespace
 }  // namespace optiml::search

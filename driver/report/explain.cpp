@@ -1,0 +1,120 @@
+#include "driver/report/explain.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "driver/report/line_diff.h"
+#include "driver/search/candidate_json.h"
+#include "driver/search/tree_json.h"
+
+namespace optiml::report {
+namespace {
+
+std::string ms(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.4g ms", value);
+    return text;
+}
+
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.4g", value);
+    return text;
+}
+
+std::string signed_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%+.3f", value);
+    return text;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+    return out;
+}
+
+// "dram_bytes 2.1e+09 -> 1.9e+09 (-9.5%, expected down: held)"
+std::string metric_move(const search::Effect& effect, const search::Metrics& before,
+                        const search::Metrics& after) {
+    const std::string expected = effect.direction < 0 ? "down" : "up";
+    const auto b = before.find(effect.metric);
+    const auto a = after.find(effect.metric);
+    if (b == before.end() || a == after.end())
+        return effect.metric + ": not measured (expected " + expected + ")";
+    const double change = b->second != 0.0 ? (a->second - b->second) / std::abs(b->second) : 0.0;
+    const double along = effect.direction * change;
+    const char* verdict = along > 0.02 ? "held" : along < -0.02 ? "contradicted" : "no change";
+    char percent[32];
+    std::snprintf(percent, sizeof(percent), "%+.1f%%", 100.0 * change);
+    return effect.metric + " " + number(b->second) + " -> " + number(a->second) + " (" + percent +
+           ", expected " + expected + ": " + verdict + ")";
+}
+
+std::string indent(const std::string& text, const std::string& pad) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line)) out += pad + line + "\n";
+    return out;
+}
+
+}  // namespace
+
+std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
+    std::ostringstream out;
+    const double original = m.at("original_time_ms").value("median", 0.0);
+    const double tuned = m.at("time_ms").value("median", 0.0);
+    out << m.value("name", "?") << " (" << m.value("kernel", "?") << ") on "
+        << m.value("device", nlohmann::json::object()).value("name", "?") << ", "
+        << m.value("arch", "?") << "\n"
+        << "  original " << ms(original) << " -> winner " << ms(tuned) << " ("
+        << number(m.value("speedup", 0.0)) << "x): " << search::format_candidate(search::read_candidate(m))
+        << "\n";
+    const nlohmann::json search = m.value("search", nlohmann::json::object());
+    out << "  search: " << search.value("strategy", "?") << ", " << search.value("evaluations", 0)
+        << " evaluations in " << number(search.value("wall_s", 0.0)) << " s\n";
+    if (!search.contains("tree")) {
+        out << "  no transformation tree: the parameters above are the whole result\n";
+        return out.str();
+    }
+    const search::TreeResult tree = search::read_tree(search.at("tree"));
+    const auto& root = tree.nodes.at(tree.winning_path.front());
+    out << "  tree: " << tree.nodes.size() - 1
+        << " nodes measured beyond the root (the parameter search's best, "
+        << ms(root.outcome.median_ms) << ")\n";
+    if (tree.winning_path.size() < 2) {
+        out << "  no transformation beat the root: the winner is the parameter search's best\n";
+        return out.str();
+    }
+    out << "  winning path, " << tree.winning_path.size() - 1 << " steps:\n";
+    for (std::size_t step = 1; step < tree.winning_path.size(); ++step) {
+        const search::TreeNode& parent = tree.nodes.at(tree.winning_path[step - 1]);
+        const search::TreeNode& node = tree.nodes.at(tree.winning_path[step]);
+        const search::Proposal& p = node.proposal;
+        out << "\n  " << step << ". [" << p.kind << "] " << p.transformation << "  (" << p.proposer
+            << ")\n"
+            << "     why: " << p.rationale;
+        if (!p.evidence.empty()) out << " [evidence: " << joined(p.evidence) << "]";
+        out << "\n     gained: " << ms(parent.outcome.median_ms) << " -> "
+            << ms(node.outcome.median_ms) << " ("
+            << number(parent.outcome.median_ms / node.outcome.median_ms) << "x); reward "
+            << signed_number(node.reward.total) << " = speedup " << signed_number(node.reward.speedup)
+            << " + proxy " << signed_number(node.reward.proxy) << " - penalty "
+            << number(node.reward.penalty) << " + judge " << signed_number(node.reward.judge)
+            << "\n";
+        for (const auto& effect : p.expected)
+            out << "     moved: " << metric_move(effect, parent.metrics, node.metrics) << "\n";
+        if (p.candidate.source_id != parent.proposal.candidate.source_id) {
+            const auto before = sources(parent.proposal.candidate.source_id);
+            const auto after = sources(p.candidate.source_id);
+            if (before && after)
+                out << indent(unified_diff(*before, *after, "kernel.cu"), "     ");
+            else
+                out << "     (the entry does not hold both texts: no diff)\n";
+        }
+    }
+    return out.str();
+}
+
+}  // namespace optiml::report

@@ -1,0 +1,156 @@
+#include "driver/tune/transform_tuning.h"
+
+#include <cstdlib>
+#include <map>
+
+#include "driver/profile/device_ceilings.h"
+#include "driver/profile/metric_catalog.h"
+#include "driver/profile/variant_evidence.h"
+#include "driver/propose/kernel_text.h"
+#include "driver/propose/node_metrics.h"
+#include "driver/propose/option_moves.h"
+#include "driver/propose/parameter_moves.h"
+#include "driver/propose/rewrite_error.h"
+#include "driver/propose/rewrite_moves.h"
+#include "driver/propose/rule_judge.h"
+
+namespace optiml::tune {
+namespace {
+
+constexpr auto kNodeProfileTimeout = std::chrono::minutes(2);
+
+// "MatrixMulCUDA<32>" or "ns::saxpy" as a name expression; the function's own name in the text.
+std::string function_name(const std::string& name_expression) {
+    std::string name = name_expression.substr(0, name_expression.find('<'));
+    if (const auto colons = name.rfind("::"); colons != std::string::npos)
+        name = name.substr(colons + 2);
+    return name;
+}
+
+// The kernel's parameters the spec marks read-only pointers (arguments match by position).
+std::set<std::string> read_only_parameters(const spec::Spec& spec,
+                                           const propose::KernelText& kernel) {
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < spec.arguments.size() && i < kernel.parameters.size(); ++i)
+        if (spec.arguments[i].is_pointer && spec.arguments[i].role == spec::Role::Input)
+            names.insert(kernel.parameters[i].name);
+    return names;
+}
+
+}  // namespace
+
+bool transformations_enabled(const search::Budget& budget) {
+    const char* env = std::getenv("OPTIML_TRANSFORM");
+    return budget.strategy == "auto" && !(env && std::string(env) == "0");
+}
+
+std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
+                                                      std::ostream& log) {
+    const spec::Spec& spec = *in.spec;
+    const std::string prefix = "optiml: " + spec.name + ": transformations: ";
+    const search::Result& parameters = *in.parameters;
+    if (!parameters.best || !parameters.baseline ||
+        !parameters.trace[*parameters.baseline].outcome.ok) {
+        log << prefix << "no correct variant to start from\n";
+        return std::nullopt;
+    }
+    CandidateEvaluator& evaluator = *in.evaluator;
+    propose::KernelContext context;
+    context.kernel = function_name(spec.kernel);
+    try {
+        const auto kernel = propose::find_kernel(evaluator.sources().text(""), context.kernel);
+        context.read_only = read_only_parameters(spec, kernel);
+    } catch (const propose::RewriteError& e) {
+        log << prefix << "not started: " << e.what() << "\n";
+        return std::nullopt;
+    }
+
+    std::map<search::Candidate, analysis::EvidenceReport> reports;
+    context.text_of = [&](const search::Candidate& c) -> std::string {
+        return evaluator.sources().text(c.source_id);
+    };
+    context.evidence_of = [&](const search::Candidate& c) -> const analysis::EvidenceReport* {
+        const auto found = reports.find(c);
+        return found == reports.end() ? nullptr : &found->second;
+    };
+    context.block_threads = [&](const search::Config& config) -> std::optional<long> {
+        try {
+            const auto launch = make_launch(spec, config);
+            return static_cast<long>(launch.block[0]) * launch.block[1] * launch.block[2];
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+    };
+    context.register_source = [&](const std::string& text) {
+        return evaluator.sources().add(text);
+    };
+
+    std::vector<std::string> notes;
+    const auto ceilings = profile::device_ceilings(*in.device, in.cache_root, in.scratch, notes);
+    for (const auto& note : notes) log << prefix << note << "\n";
+    profile::ProfileRequest request;
+    request.metrics = profile::pool_metrics();
+    const search::NodeProfiler profiler =
+        [&](const search::Candidate& c) -> std::optional<search::NodeProfile> {
+        const compile::CompileResult* compiled = evaluator.compiled(c);
+        if (!compiled || !compiled->ok) return std::nullopt;
+        const auto launch = write_launch(spec, c.parameters, *compiled, in.scratch / "node.cubin");
+        profile::VariantProfile variant{search::format_candidate(c),
+                                        in.session->profile(launch, request, kNodeProfileTimeout),
+                                        0.0};
+        if (!variant.result.ok) return std::nullopt;
+        analysis::EvidenceReport report = profile::evidence_report(
+            spec.name, in.device->name, variant, ceilings, std::nullopt);
+        search::NodeProfile node;
+        if (report.metrics) node.metrics = propose::node_metrics(*report.metrics);
+        node.bottleneck = propose::bottleneck(report);
+        reports[c] = std::move(report);
+        return node;
+    };
+
+    propose::ParameterMoves parameter_moves(*in.space);
+    propose::OptionMoves option_moves(context);
+    propose::RewriteMoves rewrite_moves(context);
+    propose::RuleJudge judge;
+    const std::vector<search::Proposer*> proposers = {&rewrite_moves, &option_moves,
+                                                      &parameter_moves};
+
+    search::TreeStart start;
+    const auto& best = parameters.trace[*parameters.best];
+    start.root = best.candidate;
+    start.root_outcome = best.outcome;
+    start.original_ms = parameters.trace[*parameters.baseline].outcome.median_ms;
+    for (const auto& item : parameters.trace) start.measured.insert(item.candidate);
+
+    log << prefix << "tree from " << search::format_candidate(start.root) << ", budget "
+        << in.budget.evaluations << " evaluations / " << static_cast<int>(in.budget.seconds)
+        << " s\n"
+        << std::flush;
+    search::TreeResult tree =
+        search::run_tree_search(start, evaluator, proposers, judge, profiler, in.budget);
+    const auto& winner = tree.nodes.at(tree.best);
+    log << prefix << tree.trace.size() << " evaluations, " << tree.nodes.size()
+        << " nodes; best " << search::format_candidate(winner.candidate()) << ", "
+        << winner.outcome.median_ms << " ms\n";
+    return tree;
+}
+
+search::Result merge_results(search::Result parameters, const search::TreeResult& tree) {
+    const double offset = parameters.wall_s;
+    for (const auto& item : tree.trace) {
+        search::TraceItem moved = item;
+        moved.elapsed_s += offset;
+        parameters.trace.push_back(std::move(moved));
+    }
+    parameters.wall_s += tree.wall_s;
+    parameters.stopped_by_time = parameters.stopped_by_time || tree.stopped_by_time;
+    if (tree.best != 0) {
+        const search::Candidate& winner = tree.nodes.at(tree.best).proposal.candidate;
+        for (std::size_t i = 0; i < parameters.trace.size(); ++i)
+            if (parameters.trace[i].candidate == winner && parameters.trace[i].outcome.ok)
+                parameters.best = i;
+    }
+    return parameters;
+}
+
+}  // namespace optiml::tune

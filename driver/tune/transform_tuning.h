@@ -1,0 +1,48 @@
+// OptiML-X without an LLM: after the parameter search, a tree over transformations
+// (search/tree_search.h) rooted at its best candidate, expanded by the rule proposers
+// (parameter moves, compile options, source rewrites) and ranked by the rule judge, every node
+// verified and timed by the same evaluator (so the incumbent carries over) and profiled on the
+// same GPU, its evidence feeding the next proposals.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+
+#include "driver/measure/worker_client.h"
+#include "driver/search/tree_search.h"
+#include "driver/spec/spec.h"
+#include "driver/tune/candidate_evaluator.h"
+
+namespace optiml::tune {
+
+// The part of a budget the parameter search gets when the transformation tree follows it; the
+// tree gets what it leaves (evaluations and seconds).
+inline constexpr double kParameterShare = 0.6;
+
+// Whether the tree runs after the parameter search: with the default strategy ("auto"), unless
+// $OPTIML_TRANSFORM is "0".
+bool transformations_enabled(const search::Budget& budget);
+
+struct TransformInputs {
+    const spec::Spec* spec = nullptr;
+    const measure::DeviceInfo* device = nullptr;
+    measure::RemoteSession* session = nullptr;
+    CandidateEvaluator* evaluator = nullptr;
+    const search::Space* space = nullptr;
+    const search::Result* parameters = nullptr;  // the parameter search, baseline and best found
+    search::Budget budget;                       // what is left for the tree
+    std::filesystem::path scratch;
+    std::filesystem::path cache_root;  // for the device ceilings
+};
+
+// nullopt (with the reason in `log`) when the tree cannot start: the kernel's text is not one
+// the editor reads, or the parameter search found nothing correct.
+std::optional<search::TreeResult> run_transformations(const TransformInputs& inputs,
+                                                      std::ostream& log);
+
+// The parameter search's result with the tree's evaluations appended (their times offset by the
+// search's wall time) and the tree's winner as best when it is faster.
+search::Result merge_results(search::Result parameters, const search::TreeResult& tree);
+
+}  // namespace optiml::tune
