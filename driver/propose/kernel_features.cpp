@@ -30,8 +30,7 @@ KernelFeatures kernel_features(std::string_view source, std::string_view kernel)
     }
     features.found = true;
     features.loops = static_cast<int>(text.loops.size());
-    for (const Token& token : lex(source)) {
-        if (token.begin < text.body_begin || token.end > text.body_end) continue;
+    for (const Token& token : code_tokens(source)) {
         const std::string_view spelling = source.substr(token.begin, token.end - token.begin);
         if (token.kind == TokenKind::Identifier && math_functions().contains(spelling))
             features.float_math = true;

@@ -1,6 +1,7 @@
 // What the proposers' preconditions ask of a kernel's text, read through the token editor: does
-// its body call floating-point math functions or divide, how many loops does it have. A text in
-// which the kernel cannot be found has no features (nothing is offered for it).
+// its code call floating-point math functions or divide (anywhere in the file: the device
+// functions it calls are compiled, and compile options apply, with it), how many loops does the
+// kernel have. A text in which the kernel cannot be found has no features (nothing is offered).
 #pragma once
 
 #include <string>
@@ -10,8 +11,8 @@ namespace optiml::propose {
 
 struct KernelFeatures {
     bool found = false;
-    bool float_math = false;      // calls expf, sqrtf, sin, pow, ... in its body
-    bool float_division = false;  // a `/` or `/=` in its body
+    bool float_math = false;      // code of the file calls expf, sqrtf, sin, pow, ...
+    bool float_division = false;  // a `/` or `/=` in the file's code
     int loops = 0;
 };
 

@@ -72,6 +72,10 @@ class Judge {
     // After measurement: did the expected metrics move as predicted?
     virtual Consistency check(const NodeInfo& parent, const Proposal& proposal,
                               const Metrics& child) = 0;
+    // Every measured child, failed ones too, as it arrives: a judge may learn from what the
+    // same transformation did elsewhere in the tree. Later scores may then differ.
+    virtual void learn(const NodeInfo& /*parent*/, const Proposal& /*proposal*/,
+                       const Outcome& /*child*/) {}
 };
 
 }  // namespace optiml::search

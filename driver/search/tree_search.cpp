@@ -98,6 +98,7 @@ class TreeRun {
         child.judge_score = admitted.edge.prior;
         child.outcome = outcome;
         child.rejected = !outcome.ok;
+        judge_.learn(info(admitted.parent), child.proposal, outcome);
         const std::size_t id = add_node(std::move(child));
         stats_[admitted.parent].children.push_back(id);
         if (result_.nodes[id].rejected) {
@@ -135,7 +136,7 @@ class TreeRun {
     void profile_node(std::size_t id) {
         if (!profile_ || profiles_used_ >= options_.max_profiles) return;
         ++profiles_used_;
-        if (auto profiled = profile_(result_.nodes[id].candidate())) {
+        if (auto profiled = profile_(result_.nodes[id].candidate(), result_.nodes[id].outcome)) {
             result_.nodes[id].metrics = std::move(profiled->metrics);
             result_.nodes[id].bottleneck = std::move(profiled->bottleneck);
         }
@@ -222,6 +223,19 @@ class TreeRun {
 
     Candidate admit(std::size_t id) {
         NodeStats& stats = stats_[id];
+        // The judge may have learnt since the proposals were gathered: the rest are ranked anew
+        // (those another node had admitted meanwhile dropped first).
+        auto rest = stats.pending.begin() + static_cast<std::ptrdiff_t>(stats.next_pending);
+        stats.pending.erase(std::remove_if(rest, stats.pending.end(),
+                                           [&](const Scored& s) {
+                                               return known_.contains(identity(s.proposal.candidate));
+                                           }),
+                            stats.pending.end());
+        rest = stats.pending.begin() + static_cast<std::ptrdiff_t>(stats.next_pending);
+        for (auto it = rest; it != stats.pending.end(); ++it)
+            it->prior = judge_.score(info(id), it->proposal);
+        std::stable_sort(rest, stats.pending.end(),
+                         [](const Scored& a, const Scored& b) { return a.prior > b.prior; });
         Scored edge = std::move(stats.pending[stats.next_pending++]);
         ++stats.admitted;
         for (std::optional<std::size_t> at = id; at; at = result_.nodes[*at].parent)

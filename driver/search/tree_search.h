@@ -28,7 +28,8 @@ struct NodeProfile {
 };
 
 // Profiles a measured, correct candidate when the tree asks (nullopt: it could not).
-using NodeProfiler = std::function<std::optional<NodeProfile>(const Candidate&)>;
+using NodeProfiler =
+    std::function<std::optional<NodeProfile>(const Candidate&, const Outcome& measured)>;
 
 struct TreeOptions {
     // PUCT's weight of the prior-driven bonus against the mean reward (rewards are ~ln speedup).

@@ -88,16 +88,22 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     std::vector<std::string> notes;
     const auto ceilings = profile::device_ceilings(*in.device, in.cache_root, in.scratch, notes);
     for (const auto& note : notes) log << prefix << note << "\n";
+    // A node's counters are the proxies alone (few replay passes); stall samples, which only the
+    // unroll proposer reads, are taken for the root and each node faster than all profiled before.
     profile::ProfileRequest request;
-    request.metrics = profile::pool_metrics();
+    request.metrics = profile::proxy_metrics();
+    double fastest_sampled_ms = 0.0;
     const search::NodeProfiler profiler =
-        [&](const search::Candidate& c) -> std::optional<search::NodeProfile> {
+        [&](const search::Candidate& c,
+            const search::Outcome& measured) -> std::optional<search::NodeProfile> {
         const compile::CompileResult* compiled = evaluator.compiled(c);
         if (!compiled || !compiled->ok) return std::nullopt;
         const auto launch = write_launch(spec, c.parameters, *compiled, in.scratch / "node.cubin");
+        request.pc_sampling = fastest_sampled_ms == 0.0 || measured.median_ms < fastest_sampled_ms;
+        if (request.pc_sampling) fastest_sampled_ms = measured.median_ms;
         profile::VariantProfile variant{search::format_candidate(c),
                                         in.session->profile(launch, request, kNodeProfileTimeout),
-                                        0.0};
+                                        measured.median_ms};
         if (!variant.result.ok) return std::nullopt;
         analysis::EvidenceReport report = profile::evidence_report(
             spec.name, in.device->name, variant, ceilings, std::nullopt);

@@ -259,5 +259,55 @@ TEST(NodeMetrics, FlattensMeasuredCountersOnlyAndNamesTheBottleneck) {
     EXPECT_EQ(bottleneck(report), "memory");
 }
 
+TEST(RuleJudge, LearnsWhatATransformationDidElsewhereInTheTree) {
+    RuleJudge judge;
+    search::Candidate root({{"BLOCK", 256}});
+    search::Outcome parent_time;
+    parent_time.ok = true;
+    parent_time.median_ms = 1.0;
+    search::NodeInfo parent = node(root, nullptr, "memory");
+    parent.outcome = &parent_time;
+    search::Proposal slower, faster, broken;
+    slower.kind = faster.kind = broken.kind = "rewrite";
+    slower.transformation = "unroll line 9 by 8";
+    faster.transformation = "restrict_pointers";
+    broken.transformation = "--use_fast_math";
+    const double before = judge.score(parent, slower);
+    ASSERT_EQ(before, judge.score(parent, faster));
+    search::Outcome outcome;
+    outcome.ok = true;
+    outcome.median_ms = 1.1;
+    judge.learn(parent, slower, outcome);
+    outcome.median_ms = 0.9;
+    judge.learn(parent, faster, outcome);
+    judge.learn(parent, broken, search::Outcome{});
+    EXPECT_LT(judge.score(parent, slower), before);
+    EXPECT_GT(judge.score(parent, faster), before);
+    EXPECT_LT(judge.score(parent, broken), before);
+    // A parameter move learns the same way.
+    search::Proposal move;
+    move.kind = "parameter";
+    move.transformation = "BLOCK 256 -> 128";
+    const double unseen = judge.score(parent, move);
+    outcome.median_ms = 1.2;
+    judge.learn(parent, move, outcome);
+    EXPECT_LT(judge.score(parent, move), unseen);
+}
+
+TEST(OptionMoves, MathInADeviceFunctionTheKernelCallsCountsForFastMath) {
+    const char* kForce = R"(__device__ float inverse_distance(float r2) { return 1.0f / sqrtf(r2); }
+__global__ void force(int n, const float* r2, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = inverse_distance(r2[i]);
+}
+)";
+    Texts texts;
+    OptionMoves moves(texts.context("force", kForce));
+    search::Candidate root({{"BLOCK", 256}});
+    const auto offered = moves.propose(node(root, nullptr, "latency"));
+    EXPECT_NE(find(offered, "--use_fast_math"), nullptr);
+    EXPECT_NE(find(offered, "--prec-div=false"), nullptr);
+}
+
 }  // namespace
 }  // namespace optiml::propose

@@ -211,7 +211,7 @@ class NameJudge : public Judge {
 struct CountingProfiler {
     std::vector<Candidate> profiled;
     NodeProfiler function() {
-        return [this](const Candidate& c) -> std::optional<NodeProfile> {
+        return [this](const Candidate& c, const Outcome&) -> std::optional<NodeProfile> {
             profiled.push_back(c);
             return NodeProfile{
                 {{"dram_bytes", synthetic_ms(c) * 1e6}, {"registers_per_thread", 32.0}}, "memory"};

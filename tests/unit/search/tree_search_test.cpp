@@ -398,5 +398,37 @@ TEST(TreeSearch, TwoChainsReachingOneTextAreOneVariant) {
     EXPECT_EQ(tree.nodes.size(), 8u);
 }
 
+// A judge that learns: the tree ranks what is left by its current scores, not those it gave
+// when the proposals were gathered.
+class LearningJudge : public NameJudge {
+  public:
+    using NameJudge::NameJudge;
+    double score(const NodeInfo& parent, const Proposal& proposal) override {
+        return demoted.contains(proposal.transformation) ? 0.0 : NameJudge::score(parent, proposal);
+    }
+    void learn(const NodeInfo&, const Proposal& proposal, const Outcome&) override {
+        learnt.push_back(proposal.transformation);
+        demoted.insert("unroll");  // after the first result, "unroll" is the least promising
+    }
+    std::set<std::string> demoted;
+    std::vector<std::string> learnt;
+};
+
+TEST(TreeSearch, TheJudgeLearnsFromEveryResultAndTheRestIsRankedAnew) {
+    World world;
+    LearningJudge judge{{{"vector", 0.9}, {"unroll", 0.5}, {"tile", 0.4}, {"decoy", 0.3}}};
+    BatchEvaluator evaluator;
+    TreeOptions options;
+    options.in_flight = 1;
+    const TreeResult tree = run_tree_search(world.start, evaluator, {&world.steps}, judge,
+                                            world.profiler.function(), {3, 1e9}, options);
+    ASSERT_EQ(evaluator.seen.size(), 3u);
+    EXPECT_EQ(judge.learnt.size(), 3u);
+    // "unroll" was second when gathered; once demoted it waits behind the others.
+    EXPECT_EQ(evaluator.seen[0].transformations, std::vector<std::string>{"vector"});
+    EXPECT_EQ(evaluator.seen[1].transformations, std::vector<std::string>{"tile"});
+    EXPECT_EQ(evaluator.seen[2].transformations, std::vector<std::string>{"decoy"});
+}
+
 }  // namespace
 }  // namespace optiml::search
