@@ -42,7 +42,7 @@ std::vector<Line> edit_script(const std::vector<std::string_view>& a,
         if (i < n && j < m && a[i] == b[j]) {
             script.push_back({' ', a[i], at(i), at(j)});
             ++i, ++j;
-        } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+        } else if (j < m && (i == n || lcs[i][j + 1] > lcs[i + 1][j])) {  // "-" before "+"
             script.push_back({'+', b[j], at(i), at(j)});
             ++j;
         } else {

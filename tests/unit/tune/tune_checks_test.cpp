@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "driver/tune/kernel_build.h"
@@ -122,6 +123,7 @@ TEST_F(TuneChecksTest, TheEntryRecordsTheChecksAndTheSpaceHoldsOnlyConfiguration
 // A retune measures every variant again but compiles none of them: their images are cached by
 // content. Each variant is compiled on its own and reported as it goes.
 TEST_F(TuneChecksTest, ARetuneCompilesNothingItsImagesComeFromTheCache) {
+    options_.strategy = "exhaustive";  // the parameters alone: every variant is a new image
     std::ostringstream first_log;
     ASSERT_EQ(run_build(options_, first_log), 0) << first_log.str();
     const nlohmann::json first = manifest();
@@ -228,6 +230,43 @@ TEST_F(TuneChecksTest, AMalformedOptimlDevicesStopsTheBuildNamingIt) {
               std::string::npos)
         << log.str();
     EXPECT_TRUE(requests("evaluate").empty());
+}
+
+// With the default strategy the tree follows the parameter search: rooted at its best, within
+// the one budget, recorded in the entry; an explicit strategy runs the parameters alone.
+TEST_F(TuneChecksTest, TheDefaultStrategyGrowsATransformationTreeFromTheParameterBest) {
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    const nlohmann::json m = manifest();
+    ASSERT_TRUE(m["search"].contains("tree")) << log.str();
+    const nlohmann::json& tree = m["search"]["tree"];
+    EXPECT_TRUE(m["search"]["strategy"].get<std::string>().ends_with(" + transformations"));
+    EXPECT_LE(m["trace"].size(), 10u);  // the spec's budget covers both
+    // The space has 3 configurations: the parameter search measured them all, then the tree.
+    std::size_t parameter_rows = 0;
+    for (const auto& row : m["trace"]) parameter_rows += row.contains("source_id") ||
+                                                                 row.contains("options")
+                                                             ? 0
+                                                             : 1;
+    EXPECT_GE(parameter_rows, 3u);
+    ASSERT_GT(tree["nodes"].size(), 1u) << tree.dump(1);
+    EXPECT_TRUE(tree["nodes"][0]["parent"].is_null());
+    std::set<std::string> kinds;
+    for (const auto& node : tree["nodes"]) {
+        if (node["parent"].is_null()) continue;
+        kinds.insert(node["kind"].get<std::string>());
+        EXPECT_FALSE(node["transformation"].get<std::string>().empty());
+        EXPECT_FALSE(node["rationale"].get<std::string>().empty());
+    }
+    EXPECT_TRUE(kinds.contains("rewrite")) << tree.dump(1);
+    // The tree's nodes are evaluations of the trace beyond the parameter search's.
+    EXPECT_EQ(m["trace"].size(), m["search"]["evaluations"].get<std::size_t>());
+
+    options_.strategy = "exhaustive";
+    options_.mode = Mode::Retune;
+    std::ostringstream second_log;
+    ASSERT_EQ(run_build(options_, second_log), 0) << second_log.str();
+    EXPECT_FALSE(manifest()["search"].contains("tree"));
 }
 
 }  // namespace
