@@ -46,6 +46,7 @@ KERNELS = [
     ("transpose", "tests/data/kernels/transpose/transpose.optiml.json"),
     ("naive_transpose", "tests/data/kernels/naive_transpose/naive_transpose.optiml.json"),
     ("nbody", "tests/data/kernels/nbody/nbody.optiml.json"),
+    ("rbf_kernel_matrix", "tests/data/kernels/rbf_kernel_matrix/rbf_kernel_matrix.optiml.json"),
 ]
 CHARACTER = {
     "saxpy": "streaming, memory-bound",
@@ -55,6 +56,7 @@ CHARACTER = {
     "transpose": "shared-memory tiled, memory-bound",
     "naive_transpose": "memory-bound, poor coalescing",
     "nbody": "compute, occupancy-limited",
+    "rbf_kernel_matrix": "load-bound (strided point reads), transcendental math",
 }
 LOG_TAIL_LINES = 25
 
