@@ -1,5 +1,7 @@
 #include "driver/tune/transform_tuning.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -38,6 +40,12 @@ std::set<std::string> read_only_parameters(const spec::Spec& spec,
 }
 
 }  // namespace
+
+int parameter_evaluations(int budget, std::size_t valid) {
+    const int share = static_cast<int>(std::lround(budget * kParameterShare));
+    const int small = static_cast<int>(std::min(valid, kSmallSpace));
+    return std::clamp(std::max(share, small), 1, std::max(budget, 1));
+}
 
 bool transformations_enabled(const search::Budget& budget) {
     const char* env = std::getenv("OPTIML_TRANSFORM");

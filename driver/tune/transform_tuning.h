@@ -19,6 +19,12 @@ namespace optiml::tune {
 // The part of a budget the parameter search gets when the transformation tree follows it; the
 // tree gets what it leaves (evaluations and seconds).
 inline constexpr double kParameterShare = 0.6;
+// A space of at most this many configurations is measured whole first (when the budget allows),
+// whatever the share: every parameter value is then known before any rewrite.
+inline constexpr std::size_t kSmallSpace = 32;
+
+// The parameter search's evaluations out of `budget`, for a space of `valid` configurations.
+int parameter_evaluations(int budget, std::size_t valid);
 
 // Whether the tree runs after the parameter search: with the default strategy ("auto"), unless
 // $OPTIML_TRANSFORM is "0".

@@ -220,8 +220,8 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     const bool transform = tune::transformations_enabled(request.budget);
     search::Budget parameter_budget = request.budget;
     if (transform) {
-        parameter_budget.evaluations = std::max(
-            1, static_cast<int>(std::lround(request.budget.evaluations * kParameterShare)));
+        parameter_budget.evaluations =
+            parameter_evaluations(request.budget.evaluations, space.enumerate_valid().size());
         parameter_budget.seconds = request.budget.seconds * kParameterShare;
     }
     search::Result result = search::run_search(space, evaluator, parameter_budget, progress);
