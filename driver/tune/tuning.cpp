@@ -314,16 +314,16 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         // The tree for `optiml explain`, and the text of every source on the winning path so it
         // can show each step as a diff.
         entry.manifest["search"]["tree"] = search::write_tree(*tree);
-        nlohmann::json path_sources = nlohmann::json::array();
+        // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
         if (!best.candidate.is_original_source())
-            for (const std::size_t id : tree->winning_path) {
-                const std::string& source = tree->nodes.at(id).proposal.candidate.source_id;
+            for (std::size_t step = 0; step < tree->winning_path.size(); ++step) {
+                const std::string& source =
+                    tree->nodes.at(tree->winning_path[step]).proposal.candidate.source_id;
                 const std::string file = search::path_source_file(source);
                 if (entry.files.contains(file)) continue;
                 entry.files[file] = evaluator.sources().text(source);
-                path_sources.push_back(file);
+                entry.manifest["files"]["path_source_" + std::to_string(step)] = file;
             }
-        if (!path_sources.empty()) entry.manifest["files"]["path_sources"] = path_sources;
     }
     const char* profile_env = std::getenv("OPTIML_PROFILE");
     if (!(profile_env && std::string(profile_env) == "0")) {
