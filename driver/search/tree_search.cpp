@@ -153,12 +153,12 @@ class TreeRun {
                          from.bottleneck, node.judge_score, options_.weights);
     }
 
-    // As run_search decides: the evaluator's verdict where it gives one, else the medians.
+    // As run_search decides (the evaluator's verdict where it gives one), and by min_gain.
     void update_best(std::size_t id) {
         const Outcome& outcome = result_.nodes[id].outcome;
         const TreeNode& best = result_.nodes[result_.best];
-        if (best.rejected ||
-            outcome.beats_incumbent.value_or(outcome.median_ms < best.outcome.median_ms)) {
+        const bool faster = outcome.median_ms < best.outcome.median_ms * (1.0 - options_.min_gain);
+        if (best.rejected || (outcome.beats_incumbent.value_or(true) && faster)) {
             result_.best = id;
             result_.winning_path.clear();
             for (std::optional<std::size_t> at = id; at; at = result_.nodes[*at].parent)

@@ -44,6 +44,9 @@ struct TreeOptions {
     // Profiles in one tree, the root's included; children beyond get a reward without metrics.
     std::size_t max_profiles = 32;
     RewardWeights weights;
+    // A node replaces the best only when at least this much faster (and, where the evaluator
+    // judges, beyond the measured spread): a rewritten kernel ships for a real gain, not noise.
+    double min_gain = 0.01;
     std::uint64_t seed = 1;  // breaks ties between equally scored children
 };
 

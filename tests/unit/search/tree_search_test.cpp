@@ -430,5 +430,30 @@ TEST(TreeSearch, TheJudgeLearnsFromEveryResultAndTheRestIsRankedAnew) {
     EXPECT_EQ(evaluator.seen[2].transformations, std::vector<std::string>{"decoy"});
 }
 
+TEST(TreeSearch, ANodeWithinMinGainOfTheBestDoesNotReplaceIt) {
+    // "tiny" is 0.5% faster than the root, "real" 2%: only "real" is worth a rewritten kernel.
+    class Scaled : public BatchEvaluator {
+      public:
+        std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
+            std::vector<Outcome> outcomes = BatchEvaluator::evaluate(batch);
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                const double root = synthetic_ms(original());
+                const double factor = has(batch[i], "real") ? 0.98 : has(batch[i], "tiny") ? 0.995 : 1.0;
+                outcomes[i].median_ms = outcomes[i].min_ms = outcomes[i].max_ms = root * factor;
+            }
+            return outcomes;
+        }
+    };
+    World world;
+    StepProposer tiny{"tiny", {"tiny"}};
+    Scaled evaluator;
+    const TreeResult only_tiny = world.run(evaluator, {&tiny}, {5, 1e9});
+    EXPECT_EQ(only_tiny.best, 0u);
+    EXPECT_EQ(only_tiny.winning_path, std::vector<std::size_t>{0});
+    StepProposer both{"both", {"tiny", "real"}};
+    const TreeResult with_real = world.run(evaluator, {&both}, {5, 1e9});
+    EXPECT_TRUE(has(with_real.nodes[with_real.best].candidate(), "real"));
+}
+
 }  // namespace
 }  // namespace optiml::search
