@@ -24,8 +24,9 @@ std::vector<std::string> keys_of_spec(const cache::Store& store, const std::stri
         if (cache::compute_key(tune::key_inputs(spec, sources, arch)) == key) keys.push_back(key);
     }
     if (keys.empty())
-        throw cache::CacheError("no entry in " + store.root().string() + " matches " + spec_path +
-                                " as its sources are now (tune it, or give a key: optiml cache ls)");
+        throw cache::CacheError(
+            "no entry in " + store.root().string() + " matches " + spec_path +
+            " as its sources are now (tune it, or give a key: optiml cache ls)");
     return keys;
 }
 
@@ -57,8 +58,7 @@ void add_explain_command(CLI::App& app) {
             for (const auto& key :
                  is_spec ? keys_of_spec(store, *target) : keys_of_prefix(store, *target)) {
                 const auto entry = store.inspect(key);
-                const auto sources =
-                    [&](const std::string& id) -> std::optional<std::string> {
+                const auto sources = [&](const std::string& id) -> std::optional<std::string> {
                     const auto found = entry->files.find(search::path_source_file(id));
                     if (found == entry->files.end()) return std::nullopt;
                     return found->second;

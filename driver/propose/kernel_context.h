@@ -15,7 +15,7 @@
 namespace optiml::propose {
 
 struct KernelContext {
-    std::string kernel;              // the __global__ function's name in the text
+    std::string kernel;               // the __global__ function's name in the text
     std::set<std::string> read_only;  // pointer arguments the spec marks "input"
     // The exact text a candidate compiles from.
     std::function<std::string(const search::Candidate&)> text_of;

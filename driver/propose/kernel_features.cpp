@@ -12,9 +12,9 @@ namespace {
 // CUDA's math functions whose fast-math forms differ (single and double precision).
 const std::set<std::string_view>& math_functions() {
     static const std::set<std::string_view> names = {
-        "expf",  "exp2f", "exp10f", "logf",  "log2f", "log10f", "powf",  "sqrtf", "sinf",
-        "cosf",  "tanf",  "sincosf", "tanhf", "erff",  "exp",    "exp2",  "log",   "log2",
-        "log10", "pow",   "sqrt",   "sin",   "cos",   "tan",    "tanh",  "sincos", "erf"};
+        "expf",  "exp2f", "exp10f",  "logf",  "log2f", "log10f", "powf", "sqrtf",  "sinf",
+        "cosf",  "tanf",  "sincosf", "tanhf", "erff",  "exp",    "exp2", "log",    "log2",
+        "log10", "pow",   "sqrt",    "sin",   "cos",   "tan",    "tanh", "sincos", "erf"};
     return names;
 }
 

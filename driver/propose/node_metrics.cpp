@@ -32,9 +32,12 @@ search::Metrics node_metrics(const analysis::KernelCounters& c) {
 std::string bottleneck(const analysis::EvidenceReport& report) {
     if (!report.roofline) return "";
     switch (report.roofline->bound) {
-        case analysis::Bound::Memory: return "memory";
-        case analysis::Bound::Compute: return "compute";
-        case analysis::Bound::Latency: return "latency";
+        case analysis::Bound::Memory:
+            return "memory";
+        case analysis::Bound::Compute:
+            return "compute";
+        case analysis::Bound::Latency:
+            return "latency";
     }
     return "";
 }

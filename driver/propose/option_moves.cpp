@@ -24,8 +24,8 @@ std::vector<search::Proposal> OptionMoves::propose(const search::NodeInfo& node)
                      std::vector<std::string> evidence, std::vector<search::Effect> expected) {
         // One value per option: "--maxrregcount=64" is not offered beside "--maxrregcount=96".
         const std::size_t equals = option.find('=');
-        if (has_option_prefix(from, equals == std::string::npos ? option
-                                                                : option.substr(0, equals + 1)))
+        if (has_option_prefix(from,
+                              equals == std::string::npos ? option : option.substr(0, equals + 1)))
             return;
         search::Proposal p;
         p.candidate = with_option(from, option);

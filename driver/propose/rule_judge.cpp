@@ -7,22 +7,22 @@ namespace optiml::propose {
 namespace {
 
 // The scores, in one place (docs/transformations.md, "The rule judge").
-constexpr double kBase = 0.35;            // any proposal whose precondition held
-constexpr double kParameterMove = 0.40;   // a neighbour in the declared space
+constexpr double kBase = 0.35;              // any proposal whose precondition held
+constexpr double kParameterMove = 0.40;     // a neighbour in the declared space
 constexpr double kAnswersDiagnosis = 0.30;  // expects to move the bottleneck's metric
-constexpr double kCitesStall = 0.15;      // answers a dominant stall from PC sampling
-constexpr double kAlreadyFine = 0.20;     // taken off when the metric is already where wanted
+constexpr double kCitesStall = 0.15;        // answers a dominant stall from PC sampling
+constexpr double kAlreadyFine = 0.20;       // taken off when the metric is already where wanted
 constexpr double kHighOccupancyPct = 80.0;
-constexpr double kLearnedRange = 0.30;    // at most this much up or down from what was seen
-constexpr double kPerLogSpeedup = 10.0;   // 3% faster where tried before: +0.3
-constexpr double kFailedBefore = 0.30;    // failed verification (or compile) where tried
+constexpr double kLearnedRange = 0.30;   // at most this much up or down from what was seen
+constexpr double kPerLogSpeedup = 10.0;  // 3% faster where tried before: +0.3
+constexpr double kFailedBefore = 0.30;   // failed verification (or compile) where tried
 
 }  // namespace
 
 bool answers_bottleneck(const search::Effect& e, const std::string& bottleneck) {
     if (bottleneck == "memory")
-        return e.direction < 0 &&
-               (e.metric == "dram_bytes" || e.metric == "l2_sectors" || e.metric == "l1tex_sectors");
+        return e.direction < 0 && (e.metric == "dram_bytes" || e.metric == "l2_sectors" ||
+                                   e.metric == "l1tex_sectors");
     if (bottleneck == "compute") return e.direction < 0 && e.metric == "instructions_executed";
     // Latency: more warps to hide it, or fewer instructions on each warp's dependent chain.
     if (bottleneck == "latency")
@@ -43,8 +43,9 @@ double RuleJudge::score(const search::NodeInfo& parent, const search::Proposal& 
     }
     if (proposal.kind == "parameter") return std::clamp(kParameterMove + learned, 0.0, 1.0);
     double score = kBase + learned;
-    if (std::any_of(proposal.expected.begin(), proposal.expected.end(),
-                    [&](const search::Effect& e) { return answers_bottleneck(e, parent.bottleneck); }))
+    if (std::any_of(
+            proposal.expected.begin(), proposal.expected.end(),
+            [&](const search::Effect& e) { return answers_bottleneck(e, parent.bottleneck); }))
         score += kAnswersDiagnosis;
     if (std::any_of(proposal.evidence.begin(), proposal.evidence.end(),
                     [](const std::string& id) { return id.rfind("stall-", 0) == 0; }))
@@ -52,11 +53,10 @@ double RuleJudge::score(const search::NodeInfo& parent, const search::Proposal& 
     // More warps cannot help a kernel that already keeps most warp slots busy.
     if (parent.metrics) {
         const auto occupancy = parent.metrics->find("achieved_occupancy_pct");
-        const bool wants_occupancy =
-            std::any_of(proposal.expected.begin(), proposal.expected.end(),
-                        [](const search::Effect& e) {
-                            return e.metric == "achieved_occupancy_pct" && e.direction > 0;
-                        });
+        const bool wants_occupancy = std::any_of(
+            proposal.expected.begin(), proposal.expected.end(), [](const search::Effect& e) {
+                return e.metric == "achieved_occupancy_pct" && e.direction > 0;
+            });
         if (wants_occupancy && occupancy != parent.metrics->end() &&
             occupancy->second >= kHighOccupancyPct)
             score -= kAlreadyFine;

@@ -69,8 +69,8 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
         << m.value("device", nlohmann::json::object()).value("name", "?") << ", "
         << m.value("arch", "?") << "\n"
         << "  original " << ms(original) << " -> winner " << ms(tuned) << " ("
-        << number(m.value("speedup", 0.0)) << "x): " << search::format_candidate(search::read_candidate(m))
-        << "\n";
+        << number(m.value("speedup", 0.0))
+        << "x): " << search::format_candidate(search::read_candidate(m)) << "\n";
     const nlohmann::json search = m.value("search", nlohmann::json::object());
     out << "  search: " << search.value("strategy", "?") << ", " << search.value("evaluations", 0)
         << " evaluations in " << number(search.value("wall_s", 0.0)) << " s\n";
@@ -99,10 +99,10 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
         out << "\n     gained: " << ms(parent.outcome.median_ms) << " -> "
             << ms(node.outcome.median_ms) << " ("
             << number(parent.outcome.median_ms / node.outcome.median_ms) << "x); reward "
-            << signed_number(node.reward.total) << " = speedup " << signed_number(node.reward.speedup)
-            << " + proxy " << signed_number(node.reward.proxy) << " - penalty "
-            << number(node.reward.penalty) << " + judge " << signed_number(node.reward.judge)
-            << "\n";
+            << signed_number(node.reward.total) << " = speedup "
+            << signed_number(node.reward.speedup) << " + proxy " << signed_number(node.reward.proxy)
+            << " - penalty " << number(node.reward.penalty) << " + judge "
+            << signed_number(node.reward.judge) << "\n";
         for (const auto& effect : p.expected)
             out << "     moved: " << metric_move(effect, parent.metrics, node.metrics) << "\n";
         if (p.candidate.source_id != parent.proposal.candidate.source_id) {

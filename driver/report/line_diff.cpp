@@ -34,7 +34,8 @@ std::vector<Line> edit_script(const std::vector<std::string_view>& a,
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (std::size_t i = n; i-- > 0;)
         for (std::size_t j = m; j-- > 0;)
-            lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+            lcs[i][j] =
+                a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     std::vector<Line> script;
     std::size_t i = 0, j = 0;
     const auto at = [](std::size_t k) { return static_cast<int>(k) + 1; };

@@ -226,11 +226,11 @@ class TreeRun {
         // The judge may have learnt since the proposals were gathered: the rest are ranked anew
         // (those another node had admitted meanwhile dropped first).
         auto rest = stats.pending.begin() + static_cast<std::ptrdiff_t>(stats.next_pending);
-        stats.pending.erase(std::remove_if(rest, stats.pending.end(),
-                                           [&](const Scored& s) {
-                                               return known_.contains(identity(s.proposal.candidate));
-                                           }),
-                            stats.pending.end());
+        stats.pending.erase(
+            std::remove_if(
+                rest, stats.pending.end(),
+                [&](const Scored& s) { return known_.contains(identity(s.proposal.candidate)); }),
+            stats.pending.end());
         rest = stats.pending.begin() + static_cast<std::ptrdiff_t>(stats.next_pending);
         for (auto it = rest; it != stats.pending.end(); ++it)
             it->prior = judge_.score(info(id), it->proposal);

@@ -113,8 +113,8 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
                                         in.session->profile(launch, request, kNodeProfileTimeout),
                                         measured.median_ms};
         if (!variant.result.ok) return std::nullopt;
-        analysis::EvidenceReport report = profile::evidence_report(
-            spec.name, in.device->name, variant, ceilings, std::nullopt);
+        analysis::EvidenceReport report =
+            profile::evidence_report(spec.name, in.device->name, variant, ceilings, std::nullopt);
         search::NodeProfile node;
         if (report.metrics) node.metrics = propose::node_metrics(*report.metrics);
         node.bottleneck = propose::bottleneck(report);
@@ -143,9 +143,9 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     search::TreeResult tree =
         search::run_tree_search(start, evaluator, proposers, judge, profiler, in.budget);
     const auto& winner = tree.nodes.at(tree.best);
-    log << prefix << tree.trace.size() << " evaluations, " << tree.nodes.size()
-        << " nodes; best " << search::format_candidate(winner.candidate()) << ", "
-        << winner.outcome.median_ms << " ms\n";
+    log << prefix << tree.trace.size() << " evaluations, " << tree.nodes.size() << " nodes; best "
+        << search::format_candidate(winner.candidate()) << ", " << winner.outcome.median_ms
+        << " ms\n";
     return tree;
 }
 

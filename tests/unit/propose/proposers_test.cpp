@@ -113,7 +113,7 @@ TEST(OptionMoves, FastMathOnlyWhereTheKernelDoesMathAndRegisterCapsBelowItsRegis
     EXPECT_NE(find(offered, "--prec-div=false"), nullptr);
     EXPECT_NE(find(offered, "--maxrregcount=64"), nullptr);
     EXPECT_NE(find(offered, "--maxrregcount=32"), nullptr);
-    EXPECT_EQ(find(offered, "--maxrregcount=96"), nullptr);  // above what it uses
+    EXPECT_EQ(find(offered, "--maxrregcount=96"), nullptr);         // above what it uses
     EXPECT_EQ(find(offered, "--ptxas-options=-dlcm=cg"), nullptr);  // not memory-bound
 
     Texts other;
@@ -179,7 +179,8 @@ TEST(RewriteMoves, UnrollsTheLoopHoldingADominantStallAndCitesIt) {
     search::Candidate root({{"BLOCK", 256}});
     analysis::EvidenceReport report;
     report.stalls = analysis::StallSummary{};
-    report.stalls->dominant.push_back({"stall-1", "smooth.cu", 11, "long_scoreboard", 900, 0.6, ""});
+    report.stalls->dominant.push_back(
+        {"stall-1", "smooth.cu", 11, "long_scoreboard", 900, 0.6, ""});
     texts.evidence[root] = report;
     const auto offered = moves.propose(node(root, nullptr, ""));
     const auto* unroll = find(offered, "unroll line 9 by 2");
@@ -223,14 +224,14 @@ TEST(RuleJudge, ChecksEachExpectedMetricAgainstTheParentBeyondNoise) {
     const auto info = node(root, &parent, "compute");
     search::Proposal p;
     p.expected = {{"instructions_executed", -1}, {"registers_per_thread", -1}, {"l2_sectors", -1}};
-    const auto moved = judge.check(info, p, {{"instructions_executed", 800},
-                                             {"registers_per_thread", 72}});
+    const auto moved =
+        judge.check(info, p, {{"instructions_executed", 800}, {"registers_per_thread", 72}});
     EXPECT_EQ(moved.held, 1);
     EXPECT_EQ(moved.contradicted, 1);
     EXPECT_EQ(moved.unmeasured, 1);
     EXPECT_FALSE(moved.consistent());
-    const auto noise = judge.check(info, p, {{"instructions_executed", 990},
-                                             {"registers_per_thread", 63}});
+    const auto noise =
+        judge.check(info, p, {{"instructions_executed", 990}, {"registers_per_thread", 63}});
     EXPECT_EQ(noise.held, 0);
     EXPECT_EQ(noise.contradicted, 0);
     search::Proposal single;

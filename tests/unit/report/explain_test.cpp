@@ -49,9 +49,10 @@ nlohmann::json manifest_with_tree() {
                         {"time_ms", {{"median", 1.6}}},
                         {"speedup", 1.5},
                         {"parameters", {{"block", 256}}},
-                        {"search", {{"strategy", "exhaustive + transformations"},
-                                    {"evaluations", 9},
-                                    {"tree", search::write_tree(tree)}}}};
+                        {"search",
+                         {{"strategy", "exhaustive + transformations"},
+                          {"evaluations", 9},
+                          {"tree", search::write_tree(tree)}}}};
     return m;
 }
 

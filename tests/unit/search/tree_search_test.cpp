@@ -438,7 +438,9 @@ TEST(TreeSearch, ANodeWithinMinGainOfTheBestDoesNotReplaceIt) {
             std::vector<Outcome> outcomes = BatchEvaluator::evaluate(batch);
             for (std::size_t i = 0; i < batch.size(); ++i) {
                 const double root = synthetic_ms(original());
-                const double factor = has(batch[i], "real") ? 0.98 : has(batch[i], "tiny") ? 0.995 : 1.0;
+                const double factor = has(batch[i], "real")   ? 0.98
+                                      : has(batch[i], "tiny") ? 0.995
+                                                              : 1.0;
                 outcomes[i].median_ms = outcomes[i].min_ms = outcomes[i].max_ms = root * factor;
             }
             return outcomes;

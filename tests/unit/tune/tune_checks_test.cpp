@@ -244,10 +244,8 @@ TEST_F(TuneChecksTest, TheDefaultStrategyGrowsATransformationTreeFromTheParamete
     EXPECT_LE(m["trace"].size(), 10u);  // the spec's budget covers both
     // The space has 3 configurations: the parameter search measured them all, then the tree.
     std::size_t parameter_rows = 0;
-    for (const auto& row : m["trace"]) parameter_rows += row.contains("source_id") ||
-                                                                 row.contains("options")
-                                                             ? 0
-                                                             : 1;
+    for (const auto& row : m["trace"])
+        parameter_rows += row.contains("source_id") || row.contains("options") ? 0 : 1;
     EXPECT_GE(parameter_rows, 3u);
     ASSERT_GT(tree["nodes"].size(), 1u) << tree.dump(1);
     EXPECT_TRUE(tree["nodes"][0]["parent"].is_null());
