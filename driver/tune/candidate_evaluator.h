@@ -39,7 +39,8 @@ using measure::RemoteSession;
 using measure::TimingSpec;
 using measure::VerifierPool;
 
-// A compile request for `config` of the spec's own source (an empty config: no defines).
+// A compile request for `config` of the spec's own source (an empty config: no defines), for the
+// compiler choose_compiler() picks (compiler_choice.h), as are a candidate's below.
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output);
 // A compile request for a candidate: its parameters as defines, its exact text from `sources`
