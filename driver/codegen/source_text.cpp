@@ -148,8 +148,7 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
             << include_directive(spec, spec.source.generic_string()) << "\n";
     out << "namespace " << generated_namespace(spec) << " {\n";
     if (host_code) out << user_kernel_declaration(spec, variants);
-    out << "namespace {\n\n"
-        << render_images(variants) << "\n";
+    out << "namespace {\n\n" << render_images(variants) << "\n";
     if (host_code)
         out << "const void* original_kernel() { return " << user_kernel_address(variants)
             << "; }\n\n";

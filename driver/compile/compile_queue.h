@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "driver/compile/image_cache.h"
 #include "driver/compile/compile_request.h"
+#include "driver/compile/image_cache.h"
 
 namespace optiml::compile {
 

@@ -21,9 +21,9 @@ std::optional<Backend> parse_backend(std::string_view name);
 
 struct CompileRequest {
     std::string source_text;
-    std::string source_name;      // file name shown in diagnostics and line info
-    std::string name_expression;  // "saxpy", "gemm<float>": the kernel to find in the output
-    std::vector<std::string> options;                 // the spec's nvrtc_options
+    std::string source_name;           // file name shown in diagnostics and line info
+    std::string name_expression;       // "saxpy", "gemm<float>": the kernel to find in the output
+    std::vector<std::string> options;  // the spec's nvrtc_options
     std::vector<std::filesystem::path> include_dirs;  // absolute; not part of any cache key
     std::map<std::string, std::int64_t> defines;      // parameters as -DNAME=VALUE
     int arch = 90;                                    // sm_90 / compute_90

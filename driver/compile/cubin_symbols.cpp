@@ -8,8 +8,8 @@
 namespace optiml::compile {
 namespace {
 
-constexpr std::uint32_t kSymtab = 2;       // SHT_SYMTAB
-constexpr unsigned char kFunction = 2;     // STT_FUNC
+constexpr std::uint32_t kSymtab = 2;        // SHT_SYMTAB
+constexpr unsigned char kFunction = 2;      // STT_FUNC
 constexpr unsigned char kCudaEntry = 0x10;  // st_other: a __global__ function
 
 // A little-endian integer at `offset`, or nullopt past the end.
@@ -47,7 +47,7 @@ std::optional<Section> section(const std::string& elf, std::uint16_t index) {
 }
 
 std::optional<std::string> string_at(const std::string& elf, const Section& strings,
-                                      std::uint32_t offset) {
+                                     std::uint32_t offset) {
     if (offset >= strings.size) return std::nullopt;
     const char* start = elf.data() + strings.offset + offset;
     const std::size_t limit = strings.size - offset;
@@ -60,7 +60,10 @@ std::optional<std::string> string_at(const std::string& elf, const Section& stri
 
 std::vector<std::string> cubin_entry_symbols(const std::string& elf) {
     std::vector<std::string> names;
-    const bool is_elf64_le = elf.size() >= 0x40 && elf.compare(0, 4, "\x7f" "ELF") == 0 &&
+    const bool is_elf64_le = elf.size() >= 0x40 &&
+                             elf.compare(0, 4,
+                                         "\x7f"
+                                         "ELF") == 0 &&
                              elf[4] == 2 && elf[5] == 1;
     if (!is_elf64_le) return names;
     const auto count = read_at<std::uint16_t>(elf, 0x3c);
@@ -86,8 +89,8 @@ std::vector<std::string> cubin_entry_symbols(const std::string& elf) {
 std::vector<std::string> ptx_entry_symbols(const std::string& ptx) {
     static const std::regex entry(R"(\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\()");
     std::vector<std::string> names;
-    for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry); it != std::sregex_iterator();
-         ++it)
+    for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), entry);
+         it != std::sregex_iterator(); ++it)
         names.push_back((*it)[1].str());
     return names;
 }

@@ -21,12 +21,12 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
         fields.emplace_back("nvrtc_version", nvrtc_version());
     }
     fields.insert(fields.end(), {
-        {"source_name", request.source_name},
-        {"source", request.source_text},
-        {"headers", headers_digest},
-        {"name_expression", request.name_expression},
-        {"output", request.output == Output::Cubin ? "cubin" : "ptx"},
-    });
+                                    {"source_name", request.source_name},
+                                    {"source", request.source_text},
+                                    {"headers", headers_digest},
+                                    {"name_expression", request.name_expression},
+                                    {"output", request.output == Output::Cubin ? "cubin" : "ptx"},
+                                });
     // implicit_options() holds the arch, -lineinfo and every define, in a fixed order.
     for (const std::string& option : implicit_options(request))
         fields.emplace_back("option", option);

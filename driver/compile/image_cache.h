@@ -1,9 +1,9 @@
 // Compiled images by content: a revisited candidate, a retune or a second spec with the same
-// kernel compiles nothing. The key hashes everything the compiler sees (source text, the local headers
-// it includes, options, defines, name expression, arch, output kind) and the compiler (NVRTC's version, or nvcc and its version); the
-// image lives in a cache::Store of its own (atomic writes, digests checked on read, gc by LRU),
-// under <cache root>/images. Only successful compiles are kept: a failure may be the machine's
-// (out of memory), and it is cheap to find again.
+// kernel compiles nothing. The key hashes everything the compiler sees (source text, the local
+// headers it includes, options, defines, name expression, arch, output kind) and the compiler
+// (NVRTC's version, or nvcc and its version); the image lives in a cache::Store of its own (atomic
+// writes, digests checked on read, gc by LRU), under <cache root>/images. Only successful compiles
+// are kept: a failure may be the machine's (out of memory), and it is cheap to find again.
 #pragma once
 
 #include <filesystem>

@@ -9,7 +9,8 @@
 
 namespace optiml::compile {
 
-// The demangled name without return type and parameters, spaces removed: "_Z10scale_rowsILi32EEvPfi"
+// The demangled name without return type and parameters, spaces removed:
+// "_Z10scale_rowsILi32EEvPfi"
 // -> "scale_rows<32>". A name that is not mangled (extern "C") comes back as it is.
 std::string kernel_name_of_symbol(const std::string& symbol);
 

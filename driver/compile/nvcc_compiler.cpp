@@ -18,11 +18,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // NVRTC options nvcc has no counterpart for (NVRTC's own front-end switches).
-constexpr std::array<std::string_view, 8> kNvrtcOnly = {
-    "-default-device",        "--device-as-default-execution-space",
-    "--minimal",              "--no-source-include",
-    "--builtin-move-forward", "--builtin-initializer-list",
-    "--device-int128",        "--fdevice-time-trace"};
+constexpr std::array<std::string_view, 8> kNvrtcOnly = {"-default-device",
+                                                        "--device-as-default-execution-space",
+                                                        "--minimal",
+                                                        "--no-source-include",
+                                                        "--builtin-move-forward",
+                                                        "--builtin-initializer-list",
+                                                        "--device-int128",
+                                                        "--fdevice-time-trace"};
 
 // A scratch folder of its own, removed when done: nothing is written beside the user's files.
 class ScratchFolder {
@@ -54,9 +57,10 @@ CompileResult failure(std::string message) {
 std::string scratch_text(const CompileRequest& request) {
     std::string text = "#line 1 \"" + request.source_name + "\"\n" + request.source_text;
     if (request.name_expression.find('<') != std::string::npos)
-        text += "\n#line 1 \"<optiml: name expression>\"\nnamespace { [[maybe_unused]] auto* const "
-                "optiml_name_expression_ = &" +
-                request.name_expression + "; }\n";
+        text +=
+            "\n#line 1 \"<optiml: name expression>\"\nnamespace { [[maybe_unused]] auto* const "
+            "optiml_name_expression_ = &" +
+            request.name_expression + "; }\n";
     return text;
 }
 
@@ -134,8 +138,7 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
     if (!lowered) {
         result.log += "kernel '" + request.name_expression +
                       "' not found among the kernels nvcc compiled (" +
-                      std::to_string(symbols.size()) +
-                      "); check the spec's \"kernel\" field\n";
+                      std::to_string(symbols.size()) + "); check the spec's \"kernel\" field\n";
         result.binary.clear();
         return result;
     }

@@ -18,7 +18,8 @@ struct ProcessResult {
 
 // arguments[0] is looked up on PATH unless it has a slash. The output goes to `log_path` (a file
 // beside the outputs, removed afterwards: no pipe to drain).
-ProcessResult run_process(std::vector<std::string> arguments, const std::filesystem::path& log_path);
+ProcessResult run_process(std::vector<std::string> arguments,
+                          const std::filesystem::path& log_path);
 
 // The arguments joined by spaces, for messages.
 std::string command_line(const std::vector<std::string>& arguments);

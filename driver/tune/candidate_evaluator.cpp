@@ -84,9 +84,15 @@ compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Co
 
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output) {
+    return make_compile_request(spec, config, arch, output, choose_compiler(spec, arch).backend);
+}
+
+compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
+                                             int arch, compile::Output output,
+                                             compile::Backend backend) {
     compile::CompileRequest request =
         request_of_text(spec, config, compile::read_file(spec.source), arch, output);
-    request.backend = choose_compiler(spec, arch).backend;
+    request.backend = backend;
     return request;
 }
 

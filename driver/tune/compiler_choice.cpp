@@ -13,9 +13,8 @@ CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
     if (spec.compiler == "nvrtc") return {compile::Backend::Nvrtc, {}};
     // The original as NVRTC would compile it, keyed by everything that compile sees but headers:
     // a build computes the key for each arch and then tunes, all with the same answer.
-    compile::CompileRequest original =
-        make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin);
-    original.backend = compile::Backend::Nvrtc;
+    const compile::CompileRequest original = make_compile_request(
+        spec, spec.default_config(), arch, compile::Output::Cubin, compile::Backend::Nvrtc);
     const std::string key = compile::image_key(original, spec.file.string());
     static std::mutex mutex;
     static std::map<std::string, CompilerChoice> chosen;

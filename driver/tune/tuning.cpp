@@ -144,16 +144,19 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     // geometry. The spec's defaults are the one original: tuning, verification and the launcher's
     // nvcc fallback all use them, whatever #ifndef defaults the source has.
     // With "compiler": "auto", NVRTC first; where it cannot compile the original (host code,
-    // system headers), nvcc compiles every variant instead (choose_compiler decides, as the key did).
+    // system headers), nvcc compiles every variant instead (choose_compiler decides, as the key
+    // did).
     const CompilerChoice compiler = choose_compiler(spec, arch);
     const auto original = compile::compile(
         tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     const std::string compiler_name = compile::to_string(compiler.backend);
+    const std::string compiler_label =
+        compiler.backend == compile::Backend::Nvcc ? "nvcc" : "NVRTC";
     if (!compiler.nvrtc_log.empty())
         log << prefix << "NVRTC cannot compile the original (" << first_line(compiler.nvrtc_log)
             << "); trying nvcc\n";
     if (!original.ok) {
-        log << prefix << "the original kernel does not compile with " << compiler_name << " ("
+        log << prefix << "the original kernel does not compile with " << compiler_label << " ("
             << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
             << compiler.nvrtc_log << original.log << prefix;
         if (compiler.backend == compile::Backend::Nvrtc)
@@ -163,9 +166,9 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
                    "(\"compiler\": \"auto\" or \"nvcc\"), or list the folders of its own "
                    "headers in the spec's include_dirs. ";
         log << "Original kernel kept\n";
-        return fail("the original kernel does not compile with " + compiler_name);
+        return fail("the original kernel does not compile with " + compiler_label);
     }
-    log << prefix << compiler_name << " compiles the variants\n";
+    log << prefix << compiler_label << " compiles the variants\n";
     const measure::LaunchSpec original_launch = tune::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
 

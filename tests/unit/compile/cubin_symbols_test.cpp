@@ -32,7 +32,9 @@ TEST(CubinSymbols, DamagedBytesGiveNothing) {
                                     " from it without running off its end")
                     .empty());
     std::string header(0x40, '\0');
-    header.replace(0, 6, "\x7f" "ELF\x02\x01");
+    header.replace(0, 6,
+                   "\x7f"
+                   "ELF\x02\x01");
     header[0x28] = '\x7f';  // section table far past the end
     header[0x3a] = 0x40;
     header[0x3c] = 3;

@@ -38,10 +38,11 @@ TEST(Nvcc, CompilesEachTemplateValueToItsLoadableName) {
         const std::string name = "scale_rows<" + std::to_string(block) + ">";
         const CompileResult result = compile(mixed(name));
         ASSERT_TRUE(result.ok) << name << ":\n" << result.log;
-        EXPECT_EQ(result.binary.substr(0, 4), "\x7f" "ELF");
+        EXPECT_EQ(result.binary.substr(0, 4),
+                  "\x7f"
+                  "ELF");
         const std::string digits = std::to_string(block);
-        EXPECT_EQ(result.lowered_name,
-                  "_Z10scale_rowsILi" + digits + "EEvPfi");
+        EXPECT_EQ(result.lowered_name, "_Z10scale_rowsILi" + digits + "EEvPfi");
         const auto entries = cubin_entry_symbols(result.binary);
         EXPECT_NE(std::find(entries.begin(), entries.end(), result.lowered_name), entries.end());
     }
@@ -88,8 +89,8 @@ TEST(Nvcc, OptionsPassThroughAndNvrtcOnlyOnesAreRefused) {
     CompileRequest request = mixed("scale_rows<32>");
     request.options = {"--use_fast_math", "--maxrregcount=32", "--dlink-time-opt"};
     const std::vector<std::string> arguments = nvcc_arguments(request, "in.cu", "out.cubin");
-    for (const char* expected : {"-cubin", "-arch=sm_90", "-lineinfo", "--use_fast_math",
-                                 "--maxrregcount=32", "-dlto"})
+    for (const char* expected :
+         {"-cubin", "-arch=sm_90", "-lineinfo", "--use_fast_math", "--maxrregcount=32", "-dlto"})
         EXPECT_NE(std::find(arguments.begin(), arguments.end(), expected), arguments.end())
             << expected;
     EXPECT_EQ(arguments.back(), "in.cu");

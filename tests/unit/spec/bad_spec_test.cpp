@@ -30,7 +30,8 @@ const char* const kDefaults =
 const BadSpec kBadSpecs[] = {
     {"TypoInTopLevelField", R"p([{"op": "add", "path": "/paramters", "value": []}])p",
      "paramters: unknown field 'paramters' (did you mean 'parameters'?); expected one of "
-     "arguments, budget, check, constants, constraints, include_dirs, kernel, launch, name, "
+     "arguments, budget, check, compiler, constants, constraints, include_dirs, kernel, launch, "
+     "name, "
      "nvrtc_options, parameters, source, timing"},
     {"MissingName", R"p([{"op": "remove", "path": "/name"}])p", "name: missing; expected {id}"},
     {"NameStartsWithDigit", R"p([{"op": "replace", "path": "/name", "value": "2fast"}])p",
