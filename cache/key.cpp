@@ -81,6 +81,10 @@ std::string compute_key(const KeyInputs& inputs) {
     for (const std::string& option : inputs.nvrtc_options) hash_field(hash, "nvrtc_option", option);
     hash_field(hash, "arch", inputs.arch);
     hash_sources(hash, "compare", inputs.compare_sources);
+    if (!inputs.compiler.empty()) {
+        hash_field(hash, "compiler", inputs.compiler);
+        hash_field(hash, "compiler_version", inputs.compiler_version);
+    }
     return hash.hex_digest();
 }
 

@@ -26,6 +26,10 @@ struct KeyInputs {
     // A spec's comparison function (check.compare) first, then every header it includes; empty
     // without one (hashed only when present, so keys of specs without one did not change).
     std::vector<SourceFile> compare_sources;
+    // The compiler of the variants when it is not NVRTC: "nvcc" and nvcc's version ("13.0.88");
+    // empty for NVRTC (hashed only when set, so NVRTC keys did not change).
+    std::string compiler;
+    std::string compiler_version;
 };
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.

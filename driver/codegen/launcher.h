@@ -42,6 +42,7 @@ struct Variant {       // one tuned cache entry, for one architecture
     std::string source_id;
     std::vector<std::string> transformations;
     std::vector<std::string> options;
+    std::string compiler = "nvrtc";  // what compiled the images: "nvrtc" or "nvcc"
 };
 
 struct GeneratedFiles {

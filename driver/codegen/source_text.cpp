@@ -1,7 +1,13 @@
 // The generated .cu: includes the user's kernel (the fallback nvcc compiles), embeds the tuned
-// images as byte arrays and ties them to the runtime's KernelTable.
+// images as byte arrays and ties them to the runtime's KernelTable. A kernel among host code
+// (compiled by nvcc, or a file with main()) is not included: that would compile the user's whole
+// .cu a second time (main twice, every host function twice). The fallback is then the program's
+// own kernel, as the user's build compiled it, found by its symbol at link time.
+#include <algorithm>
 #include <cctype>
 #include <sstream>
+
+#include "driver/spec/kernel_source.h"
 
 #include "driver/codegen/cpp_text.h"
 #include "driver/codegen/render.h"
@@ -59,6 +65,39 @@ std::string global_kernel(const spec::Spec& spec) {
     return spec.kernel.starts_with("::") ? spec.kernel : "::" + spec.kernel;
 }
 
+bool is_host_code(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
+    return spec.compiler == "nvcc" || spec::main_definition_line(spec).has_value() ||
+           std::any_of(variants.begin(), variants.end(), [](const PreparedVariant& variant) {
+               return variant.variant->compiler == "nvcc";
+           });
+}
+
+// The fallback of a kernel that stays in the user's file. The kernel's host stub has the mangled
+// name of its image symbol (the same for every variant: one name expression), so an extern "C"
+// declaration of that name links to the stub the user's own translation unit defines (a template
+// kernel's only where that file instantiates it at the spec's kernel, as its own launch does).
+std::string user_kernel_symbol(const std::vector<PreparedVariant>& variants) {
+    return variants.empty() ? "" : variants.front().variant->lowered_name;
+}
+
+std::string user_kernel_declaration(const spec::Spec& spec,
+                                    const std::vector<PreparedVariant>& variants) {
+    const std::string symbol = user_kernel_symbol(variants);
+    if (symbol.empty())
+        return "// " + spec.kernel +
+               " lives among host code and no tuned variant names its symbol: no fallback, so\n"
+               "// devices without a tuned image get cudaErrorInvalidDeviceFunction.\n\n";
+    return "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
+           "// program's own " +
+           spec.kernel + ", as the user's build compiled it, found by its symbol.\n" +
+           "extern \"C\" void " + symbol + "();\n\n";
+}
+
+std::string user_kernel_address(const std::vector<PreparedVariant>& variants) {
+    const std::string symbol = user_kernel_symbol(variants);
+    return symbol.empty() ? "nullptr" : "reinterpret_cast<const void*>(&" + symbol + ")";
+}
+
 }  // namespace
 
 std::string generated_namespace(const spec::Spec& spec) {
@@ -97,21 +136,27 @@ std::string render_images(const std::vector<PreparedVariant>& variants) {
 
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const std::vector<std::string>& notes) {
+    const bool host_code = is_host_code(spec, variants);
     std::ostringstream out;
     out << render_dispatch_comment(spec, variants, notes) << "\n"
         << "// First, so that macros the kernel source defines cannot reach the declarations.\n"
         << include_directive(spec, header_path(spec.name).generic_string()) << "\n"
-        << "#include <cstddef>\n\n"
-        << default_defines(spec)
-        << "// The user's kernel, compiled by nvcc at those defaults: the fallback.\n"
-        << include_directive(spec, spec.source.generic_string()) << "\n"
-        << "namespace " << generated_namespace(spec) << " {\n"
-        << "namespace {\n\n"
-        << render_images(variants) << "\n"
-        << "// The original kernel as nvcc compiled it above.\n"
-        << "const void* original_kernel() { return reinterpret_cast<const void*>(&"
-        << global_kernel(spec) << "); }\n\n"
-        << "}  // namespace\n"
+        << "#include <cstddef>\n\n";
+    if (!host_code)
+        out << default_defines(spec)
+            << "// The user's kernel, compiled by nvcc at those defaults: the fallback.\n"
+            << include_directive(spec, spec.source.generic_string()) << "\n";
+    out << "namespace " << generated_namespace(spec) << " {\n";
+    if (host_code) out << user_kernel_declaration(spec, variants);
+    out << "namespace {\n\n" << render_images(variants) << "\n";
+    if (host_code)
+        out << "const void* original_kernel() { return " << user_kernel_address(variants)
+            << "; }\n\n";
+    else
+        out << "// The original kernel as nvcc compiled it above.\n"
+            << "const void* original_kernel() { return reinterpret_cast<const void*>(&"
+            << global_kernel(spec) << "); }\n\n";
+    out << "}  // namespace\n"
         << "}  // namespace " << generated_namespace(spec) << "\n\n"
         << "namespace optiml {\n\n"
         << render_functions(spec, variants) << "\n"

@@ -76,7 +76,7 @@ CompileQueue::Done CompileQueue::run(std::size_t ticket, const CompileRequest& r
         done.cached = true;
     } else {
         done.result = compile(request);
-        if (cache_) cache_->store(key, done.result);
+        if (cache_) cache_->store(key, done.result, request.backend);
     }
     done.compile_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

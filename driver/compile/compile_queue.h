@@ -1,7 +1,8 @@
 // Compiles on every core, each request an independent job, and hands results back one by one
 // in the order they finish: the consumer (the GPU) starts on the first while the rest compile,
 // instead of waiting for the slowest of a batch. With an ImageCache, a request compiled before
-// (same inputs, same NVRTC) is served from it.
+// (same inputs, same compiler) is served from it. An nvcc job is a process its thread waits for:
+// nvcc jobs, too, run as many at once as there are threads.
 #pragma once
 
 #include <condition_variable>
@@ -13,8 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "driver/compile/compile_request.h"
 #include "driver/compile/image_cache.h"
-#include "driver/compile/nvrtc_compiler.h"
 
 namespace optiml::compile {
 

@@ -1,6 +1,8 @@
 #include "driver/compile/image_cache.h"
 
 #include "cache/key.h"
+#include "driver/compile/nvcc_compiler.h"
+#include "driver/compile/nvrtc_compiler.h"
 
 namespace optiml::compile {
 namespace {
@@ -10,15 +12,21 @@ constexpr const char* kImageFile = "image";
 }  // namespace
 
 std::string image_key(const CompileRequest& request, const std::string& headers_digest) {
-    std::vector<cache::TaggedField> fields{
-        {"kind", "compiled_image"},
-        {"nvrtc_version", nvrtc_version()},
-        {"source_name", request.source_name},
-        {"source", request.source_text},
-        {"headers", headers_digest},
-        {"name_expression", request.name_expression},
-        {"output", request.output == Output::Cubin ? "cubin" : "ptx"},
-    };
+    // NVRTC's images keep the keys they had before nvcc joined; nvcc's name their backend.
+    std::vector<cache::TaggedField> fields{{"kind", "compiled_image"}};
+    if (request.backend == Backend::Nvcc) {
+        fields.emplace_back("backend", "nvcc");
+        fields.emplace_back("nvcc_version", nvcc_version());
+    } else {
+        fields.emplace_back("nvrtc_version", nvrtc_version());
+    }
+    fields.insert(fields.end(), {
+                                    {"source_name", request.source_name},
+                                    {"source", request.source_text},
+                                    {"headers", headers_digest},
+                                    {"name_expression", request.name_expression},
+                                    {"output", request.output == Output::Cubin ? "cubin" : "ptx"},
+                                });
     // implicit_options() holds the arch, -lineinfo and every define, in a fixed order.
     for (const std::string& option : implicit_options(request))
         fields.emplace_back("option", option);
@@ -46,14 +54,15 @@ std::optional<CompileResult> ImageCache::find(const std::string& key) const {
     }
 }
 
-void ImageCache::store(const std::string& key, const CompileResult& result) {
+void ImageCache::store(const std::string& key, const CompileResult& result, Backend backend) {
     if (!result.ok) return;
     cache::Entry entry;
     entry.key = key;
     entry.manifest = {{"kind", "compiled_image"},
                       {"lowered_name", result.lowered_name},
                       {"log", result.log},
-                      {"nvrtc_version", nvrtc_version()}};
+                      {"backend", to_string(backend)},
+                      {"compiler_version", compiler_version(backend)}};
     entry.files[kImageFile] = result.binary;
     try {
         store_.put(entry);

@@ -1,9 +1,9 @@
 // Compiled images by content: a revisited candidate, a retune or a second spec with the same
-// kernel compiles nothing. The key hashes everything NVRTC sees (source text, the local headers
-// it includes, options, defines, name expression, arch, output kind) and NVRTC's version; the
-// image lives in a cache::Store of its own (atomic writes, digests checked on read, gc by LRU),
-// under <cache root>/images. Only successful compiles are kept: a failure may be the machine's
-// (out of memory), and it is cheap to find again.
+// kernel compiles nothing. The key hashes everything the compiler sees (source text, the local
+// headers it includes, options, defines, name expression, arch, output kind) and the compiler
+// (NVRTC's version, or nvcc and its version); the image lives in a cache::Store of its own (atomic
+// writes, digests checked on read, gc by LRU), under <cache root>/images. Only successful compiles
+// are kept: a failure may be the machine's (out of memory), and it is cheap to find again.
 #pragma once
 
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cache/store.h"
-#include "driver/compile/nvrtc_compiler.h"
+#include "driver/compile/compile_request.h"
 
 namespace optiml::compile {
 
@@ -26,7 +26,8 @@ class ImageCache {
     // nullopt when absent or damaged (a damaged image is compiled again, never used).
     std::optional<CompileResult> find(const std::string& key) const;
     // Best effort: a full disk or a read-only cache only costs the next compile.
-    void store(const std::string& key, const CompileResult& result);
+    void store(const std::string& key, const CompileResult& result,
+               Backend backend = Backend::Nvrtc);
 
   private:
     cache::Store store_;

@@ -1,15 +1,11 @@
 #include "driver/compile/nvrtc_compiler.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include <nvrtc.h>
-
-#include "driver/compile/compile_queue.h"
 
 namespace optiml::compile {
 namespace {
@@ -72,7 +68,7 @@ std::vector<std::string> implicit_options(const CompileRequest& request) {
     return options;
 }
 
-CompileResult compile(const CompileRequest& request) {
+CompileResult compile_with_nvrtc(const CompileRequest& request) {
     nvrtcProgram raw = nullptr;
     nvrtcResult status = nvrtcCreateProgram(&raw, request.source_text.c_str(),
                                             request.source_name.c_str(), 0, nullptr, nullptr);
@@ -125,16 +121,6 @@ CompileResult compile(const CompileRequest& request) {
     }
     result.ok = true;
     return result;
-}
-
-std::vector<CompileResult> compile_all(const std::vector<CompileRequest>& requests,
-                                       unsigned threads) {
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    CompileQueue queue(std::min<unsigned>(threads, static_cast<unsigned>(requests.size())));
-    for (const CompileRequest& request : requests) queue.submit(request);
-    std::vector<CompileResult> results(requests.size());
-    while (auto done = queue.next()) results[done->ticket] = std::move(done->result);
-    return results;
 }
 
 std::string nvrtc_version() {

@@ -218,22 +218,30 @@ std::vector<std::string> default_mismatches(const Spec& spec) {
     return warnings;
 }
 
+std::optional<int> main_definition_line(const Spec& spec) {
+    const std::string code = blank_directives(blank_comments_and_strings(read_source(spec)));
+    static const std::regex main_definition(
+        R"((^|[^\w:.>])(int|auto)\s+main\s*\([^)]*\)\s*(->\s*int\s*)?\{)");
+    std::smatch match;
+    if (!std::regex_search(code, match, main_definition)) return std::nullopt;
+    return line_of(code, static_cast<std::size_t>(match.position(2)));
+}
+
 namespace detail {
 
 void check_kernel_source(const Spec& spec, const std::string& file_label) {
     const std::string text = read_source(spec);
     const std::string code = blank_directives(blank_comments_and_strings(text));
 
-    static const std::regex main_definition(
-        R"((^|[^\w:.>])(int|auto)\s+main\s*\([^)]*\)\s*(->\s*int\s*)?\{)");
-    if (std::smatch match; std::regex_search(code, match, main_definition)) {
+    // Only NVRTC's launcher compiles the file again; with nvcc it launches the program's own.
+    if (const std::optional<int> line = main_definition_line(spec);
+        line && spec.compiler == "nvrtc") {
         fail(file_label, "source",
-             "\"" + spec.source_as_written + "\" defines main() (line " +
-                 std::to_string(line_of(code, static_cast<std::size_t>(match.position(2)))) +
-                 "); the launcher OptiML generates compiles this file into a translation unit of "
-                 "its own, so the program would define main twice",
-             "a file with the kernel and its device code only: move the kernel into a file of "
-             "its own and name that file here");
+             "\"" + spec.source_as_written + "\" defines main() (line " + std::to_string(*line) +
+                 "); with \"compiler\": \"nvrtc\" the launcher OptiML generates compiles this "
+                 "file into a translation unit of its own, so the program would define main twice",
+             "a file with the kernel and its device code only, or \"compiler\": \"auto\" or "
+             "\"nvcc\" (which leave the kernel where it is)");
     }
 
     const std::string wanted = base_name(spec.kernel);

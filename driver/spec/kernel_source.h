@@ -25,4 +25,8 @@ std::vector<SourceDefault> source_defaults(const Spec& spec);
 // source line and the spec field.
 std::vector<std::string> default_mismatches(const Spec& spec);
 
+// The line where the kernel source defines main(), if it does: a file of host code, which the
+// launcher must not compile a second time.
+std::optional<int> main_definition_line(const Spec& spec);
+
 }  // namespace optiml::spec

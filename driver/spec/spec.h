@@ -133,6 +133,10 @@ struct Budget {
 inline constexpr std::array<std::string_view, 7> kSearchStrategies = {
     "auto", "exhaustive", "random", "greedy_ils", "genetic", "bayes", "mcts"};
 
+// The names "compiler" accepts: which compiler builds the variants. "auto": NVRTC when it compiles
+// the original, else nvcc (a kernel among host code).
+inline constexpr std::array<std::string_view, 3> kCompilers = {"auto", "nvrtc", "nvcc"};
+
 struct Spec {
     std::filesystem::path file;       // absolute path of the spec file
     std::string name;                 // C++ identifier; generated header optiml/<name>.h
@@ -145,6 +149,7 @@ struct Spec {
     std::vector<expr::Expr> constraints;  // a configuration is valid when all are non-zero
     std::vector<ConstantSymbol> constants;
     std::vector<std::string> nvrtc_options;
+    std::string compiler = "auto";          // one of kCompilers
     std::vector<std::string> include_dirs;  // relative to the spec file, as written
     Check check;
     Timing timing;

@@ -100,6 +100,7 @@ json normalize(const Spec& spec) {
     // Like check's later fields: present only when not the default, so older keys stay valid.
     // A budget's strategy too: every key made before strategies existed stays valid.
     if (spec.budget.strategy != Budget{}.strategy) out["budget"]["strategy"] = spec.budget.strategy;
+    if (spec.compiler != Spec{}.compiler) out["compiler"] = spec.compiler;
     if (spec.timing.cold_cache != Timing{}.cold_cache)
         out["timing"] = {{"cold_cache", to_string(spec.timing.cold_cache)}};
     return out;

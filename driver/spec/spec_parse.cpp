@@ -470,6 +470,14 @@ Budget read_budget(const Field& field) {
     return budget;
 }
 
+std::string read_compiler(const Field& field) {
+    const char* const expected = "one of auto, nvrtc, nvcc";
+    std::string name = field.string(expected);
+    if (std::find(kCompilers.begin(), kCompilers.end(), name) == kCompilers.end())
+        field.fail("unknown compiler \"" + name + "\"", expected);
+    return name;
+}
+
 template <typename T, typename Read>
 std::vector<T> read_list(const Field& root, std::string_view key, const std::string& expected,
                          Read read) {
@@ -486,8 +494,8 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
     const Field root(json, "", file_label);
     root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch",
-                     "parameters", "constraints", "constants", "nvrtc_options", "check", "timing",
-                     "budget"});
+                     "parameters", "constraints", "constants", "nvrtc_options", "compiler", "check",
+                     "timing", "budget"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
@@ -525,6 +533,8 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
                                                "an array of __constant__ symbols", read_constant);
     if (const std::optional<Field> options = root.optional("nvrtc_options"))
         spec.nvrtc_options = read_nvrtc_options(*options, spec.parameters);
+    if (const std::optional<Field> compiler = root.optional("compiler"))
+        spec.compiler = read_compiler(*compiler);
     if (const std::optional<Field> check = root.optional("check"))
         spec.check = read_check(*check, spec.arguments, base);
     if (const std::optional<Field> timing = root.optional("timing"))

@@ -8,6 +8,7 @@
 #include "cache/key.h"
 #include "driver/compile/read_file.h"
 #include "driver/measure/statistics.h"
+#include "driver/tune/compiler_choice.h"
 #include "driver/tune/kernel_key.h"
 
 namespace optiml::tune {
@@ -83,7 +84,16 @@ compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Co
 
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output) {
-    return request_of_text(spec, config, compile::read_file(spec.source), arch, output);
+    return make_compile_request(spec, config, arch, output, choose_compiler(spec, arch).backend);
+}
+
+compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
+                                             int arch, compile::Output output,
+                                             compile::Backend backend) {
+    compile::CompileRequest request =
+        request_of_text(spec, config, compile::read_file(spec.source), arch, output);
+    request.backend = backend;
+    return request;
 }
 
 compile::CompileRequest make_compile_request(const spec::Spec& spec,
@@ -92,6 +102,7 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec,
                                              compile::Output output) {
     compile::CompileRequest request = request_of_text(
         spec, candidate.parameters, sources.text(candidate.source_id), arch, output);
+    request.backend = choose_compiler(spec, arch).backend;
     request.options.insert(request.options.end(), candidate.options.begin(),
                            candidate.options.end());
     return request;

@@ -39,9 +39,14 @@ using measure::RemoteSession;
 using measure::TimingSpec;
 using measure::VerifierPool;
 
-// A compile request for `config` of the spec's own source (an empty config: no defines).
+// A compile request for `config` of the spec's own source (an empty config: no defines), for the
+// compiler choose_compiler() picks (compiler_choice.h), as are a candidate's below.
 compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
                                              int arch, compile::Output output);
+// The same for the compiler given (what choose_compiler itself tries).
+compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
+                                             int arch, compile::Output output,
+                                             compile::Backend backend);
 // A compile request for a candidate: its parameters as defines, its exact text from `sources`
 // (the original, or a derived one compiled as if it stood in the source's place), the spec's
 // nvrtc_options and then the candidate's own. Throws std::out_of_range for a source id `sources`

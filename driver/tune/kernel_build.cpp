@@ -65,6 +65,9 @@ codegen::Variant to_variant(const cache::Entry& entry) {
     variant.arch = entry.manifest.value("arch", "");
     variant.parameters = entry.manifest.value("parameters", search::Config{});
     variant.lowered_name = entry.manifest.value("lowered_name", "");
+    if (const auto compiler = entry.manifest.find("compiler");
+        compiler != entry.manifest.end() && compiler->is_object())
+        variant.compiler = compiler->value("backend", "nvrtc");
     auto file = [&](const char* kind) -> std::string {
         const std::string name = entry.manifest["files"].value(kind, "");
         auto it = entry.files.find(name);

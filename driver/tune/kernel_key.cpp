@@ -1,6 +1,8 @@
 #include "driver/tune/kernel_key.h"
 
+#include "driver/compile/nvcc_compiler.h"
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/tune/compiler_choice.h"
 #include "driver/tune/version.h"
 
 namespace optiml::tune {
@@ -30,6 +32,10 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     inputs.arch = arch_name(arch);
     for (const auto& file : sources.compare_files)
         inputs.compare_sources.push_back({file.relative_path, file.contents});
+    if (choose_compiler(spec, arch).backend == compile::Backend::Nvcc) {
+        inputs.compiler = "nvcc";
+        inputs.compiler_version = compile::nvcc_version();
+    }
     return inputs;
 }
 
@@ -38,10 +44,12 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
                               {"nvrtc_version", inputs.nvrtc_version},
                               {"nvrtc_options", inputs.nvrtc_options},
                               {"optiml_version", inputs.optiml_version},
+                              {"compiler", inputs.compiler.empty() ? "nvrtc" : inputs.compiler},
                               {"sources", nlohmann::json::array()}};
     for (const auto& source : inputs.sources)
         summary["sources"].push_back(
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
+    if (!inputs.compiler_version.empty()) summary["compiler_version"] = inputs.compiler_version;
     for (const auto& source : inputs.compare_sources)
         summary["compare_sources"].push_back(
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});

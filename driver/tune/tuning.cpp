@@ -18,6 +18,7 @@
 #include "driver/search/tree_json.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
+#include "driver/tune/compiler_choice.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
@@ -72,6 +73,11 @@ std::string utc_now() {
     std::ostringstream out;
     out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
     return out.str();
+}
+
+std::string first_line(const std::string& text) {
+    const std::string line = text.substr(0, text.find('\n'));
+    return line.empty() ? "no log" : line;
 }
 
 std::string milliseconds(double ms) {
@@ -137,18 +143,32 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     // The original: the source at the spec's defaults (each parameter defined), at the default
     // geometry. The spec's defaults are the one original: tuning, verification and the launcher's
     // nvcc fallback all use them, whatever #ifndef defaults the source has.
+    // With "compiler": "auto", NVRTC first; where it cannot compile the original (host code,
+    // system headers), nvcc compiles every variant instead (choose_compiler decides, as the key
+    // did).
+    const CompilerChoice compiler = choose_compiler(spec, arch);
     const auto original = compile::compile(
         tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
+    const std::string compiler_name = compile::to_string(compiler.backend);
+    const std::string compiler_label =
+        compiler.backend == compile::Backend::Nvcc ? "nvcc" : "NVRTC";
+    if (!compiler.nvrtc_log.empty())
+        log << prefix << "NVRTC cannot compile the original (" << first_line(compiler.nvrtc_log)
+            << "); trying nvcc\n";
     if (!original.ok) {
-        log << prefix << "the original kernel does not compile with NVRTC ("
+        log << prefix << "the original kernel does not compile with " << compiler_label << " ("
             << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
-            << original.log << prefix
-            << "NVRTC compiles device code only and has no system or host headers: keep the kernel "
-               "in a file of device code (host code and headers such as <stdio.h> or <assert.h> "
-               "guarded by #ifndef __CUDACC_RTC__), or list the folders of its own headers in the "
-               "spec's include_dirs. Original kernel kept\n";
-        return fail("the original kernel does not compile with NVRTC");
+            << compiler.nvrtc_log << original.log << prefix;
+        if (compiler.backend == compile::Backend::Nvrtc)
+            log << "NVRTC compiles device code only and has no system or host headers: keep the "
+                   "kernel in a file of device code (host code and headers such as <stdio.h> or "
+                   "<assert.h> guarded by #ifndef __CUDACC_RTC__), let nvcc compile it "
+                   "(\"compiler\": \"auto\" or \"nvcc\"), or list the folders of its own "
+                   "headers in the spec's include_dirs. ";
+        log << "Original kernel kept\n";
+        return fail("the original kernel does not compile with " + compiler_label);
     }
+    log << prefix << compiler_label << " compiles the variants\n";
     const measure::LaunchSpec original_launch = tune::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
 
@@ -282,6 +302,8 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
           {"driver", request.device.driver}}},
         {"devices", devices_used},
         {"nvrtc_version", compile::nvrtc_version()},
+        {"compiler",
+         {{"backend", compiler_name}, {"version", compile::compiler_version(compiler.backend)}}},
         {"optiml_version", kVersion},
         {"created", utc_now()},
         {"key_inputs", request.key_summary},

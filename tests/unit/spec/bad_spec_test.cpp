@@ -30,7 +30,8 @@ const char* const kDefaults =
 const BadSpec kBadSpecs[] = {
     {"TypoInTopLevelField", R"p([{"op": "add", "path": "/paramters", "value": []}])p",
      "paramters: unknown field 'paramters' (did you mean 'parameters'?); expected one of "
-     "arguments, budget, check, constants, constraints, include_dirs, kernel, launch, name, "
+     "arguments, budget, check, compiler, constants, constraints, include_dirs, kernel, launch, "
+     "name, "
      "nvrtc_options, parameters, source, timing"},
     {"MissingName", R"p([{"op": "remove", "path": "/name"}])p", "name: missing; expected {id}"},
     {"NameStartsWithDigit", R"p([{"op": "replace", "path": "/name", "value": "2fast"}])p",
@@ -281,11 +282,14 @@ const BadSpec kBadSpecs[] = {
      "single kernel to tune; expected a name expression with its template arguments, e.g. "
      "\"saxpy<32>\" or \"saxpy<float>\""},
     {"SourceDefinesMain",
-     R"p([{"op": "replace", "path": "/source", "value": "saxpy_with_main.cu"}])p",
-     "source: \"saxpy_with_main.cu\" defines main() (line 11); the launcher OptiML generates "
-     "compiles this file into a translation unit of its own, so the program would define main "
-     "twice; expected a file with the kernel and its device code only: move the kernel into a "
-     "file of its own and name that file here"},
+     R"p([{"op": "replace", "path": "/source", "value": "saxpy_with_main.cu"},
+         {"op": "add", "path": "/compiler", "value": "nvrtc"}])p",
+     "source: \"saxpy_with_main.cu\" defines main() (line 11); with \"compiler\": \"nvrtc\" the "
+     "launcher OptiML generates compiles this file into a translation unit of its own, so the "
+     "program would define main twice; expected a file with the kernel and its device code only, "
+     "or \"compiler\": \"auto\" or \"nvcc\" (which leave the kernel where it is)"},
+    {"UnknownCompiler", R"p([{"op": "add", "path": "/compiler", "value": "clang"}])p",
+     "compiler: unknown compiler \"clang\"; expected one of auto, nvrtc, nvcc"},
     {"UnknownStrategy", R"p([{"op": "add", "path": "/budget/strategy", "value": "anneal"}])p",
      "budget.strategy: unknown strategy \"anneal\"; expected one of auto, exhaustive, random, "
      "greedy_ils, genetic, bayes, mcts"},

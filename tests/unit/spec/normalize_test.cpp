@@ -79,6 +79,15 @@ TEST(Normalize, TheDefaultStrategyLeavesTheNormalizedSpecAsBefore) {
     EXPECT_EQ(normalized(written)["budget"]["strategy"], "mcts");
 }
 
+// "compiler": "auto" (the default) keeps every key made before nvcc could compile variants.
+TEST(Normalize, TheDefaultCompilerLeavesTheNormalizedSpecAsBefore) {
+    json written = fixture_json();
+    written["compiler"] = "auto";
+    EXPECT_EQ(normalized(written), normalized(fixture_json()));
+    written["compiler"] = "nvcc";
+    EXPECT_EQ(normalized(written)["compiler"], "nvcc");
+}
+
 TEST(Normalize, ChangesWithEveryFieldThatChangesMeaning) {
     const json reference = normalized(fixture_json());
     const std::vector<std::pair<std::string, std::function<void(json&)>>> mutations = {

@@ -87,8 +87,12 @@ TEST_F(OriginalKernelTest, ADisagreeingSourceDefaultWarnsOnceAndTheSpecsDefaultI
 
 // NVRTC has no host headers: the build goes on with the original kernel, says that the original
 // did not compile, why, and what to do, and never that there is no GPU.
+// With "compiler": "nvrtc" written: no nvcc to fall back on.
 TEST_F(OriginalKernelTest, AnOriginalNvrtcCannotCompileIsNamedNotTakenForNoGpu) {
     edit_source("__global__", "#include <assert.h>\n\n__global__");
+    std::string spec = test::read_text(options_.spec);  // JSON with comments: edited as text
+    spec.insert(spec.find('{') + 1, "\n  \"compiler\": \"nvrtc\",");
+    std::ofstream(options_.spec, std::ios::trunc) << spec;
     const std::string log = build();
     EXPECT_NE(log.find("the original kernel does not compile with NVRTC (tiled_matmul.cu, kernel "
                        "tiled_matmul)"),
@@ -101,6 +105,15 @@ TEST_F(OriginalKernelTest, AnOriginalNvrtcCannotCompileIsNamedNotTakenForNoGpu) 
               std::string::npos)
         << log;
     EXPECT_EQ(log.find("no GPU"), std::string::npos) << log;
+}
+
+// "auto": NVRTC fails on the original, so nvcc compiles every variant, and the log says so.
+TEST_F(OriginalKernelTest, AnOriginalNvrtcCannotCompileIsTunedWithNvcc) {
+    edit_source("__global__", "#include <assert.h>\n\n__global__");
+    const std::string log = build();
+    EXPECT_NE(log.find("NVRTC cannot compile the original ("), std::string::npos) << log;
+    EXPECT_NE(log.find("nvcc compiles the variants"), std::string::npos) << log;
+    EXPECT_NE(log.find("sm_90: done: "), std::string::npos) << log;
 }
 
 }  // namespace

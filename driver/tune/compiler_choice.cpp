@@ -1,0 +1,32 @@
+#include "driver/tune/compiler_choice.h"
+
+#include <map>
+#include <mutex>
+
+#include "driver/compile/image_cache.h"
+#include "driver/tune/candidate_evaluator.h"
+
+namespace optiml::tune {
+
+CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
+    if (spec.compiler == "nvcc") return {compile::Backend::Nvcc, {}};
+    if (spec.compiler == "nvrtc") return {compile::Backend::Nvrtc, {}};
+    // The original as NVRTC would compile it, keyed by everything that compile sees but headers:
+    // a build computes the key for each arch and then tunes, all with the same answer.
+    const compile::CompileRequest original = make_compile_request(
+        spec, spec.default_config(), arch, compile::Output::Cubin, compile::Backend::Nvrtc);
+    const std::string key = compile::image_key(original, spec.file.string());
+    static std::mutex mutex;
+    static std::map<std::string, CompilerChoice> chosen;
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = chosen.find(key); it != chosen.end()) return it->second;
+    }
+    const compile::CompileResult nvrtc = compile::compile(original);
+    const CompilerChoice choice =
+        nvrtc.ok ? CompilerChoice{} : CompilerChoice{compile::Backend::Nvcc, nvrtc.log};
+    const std::lock_guard lock(mutex);
+    return chosen.emplace(key, choice).first->second;
+}
+
+}  // namespace optiml::tune

@@ -1,0 +1,119 @@
+// nvcc needs no GPU either: these compile the device code of a file that also holds host code.
+#include "driver/compile/nvcc_compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "driver/compile/cubin_symbols.h"
+#include "driver/compile/image_cache.h"
+#include "driver/compile/read_file.h"
+
+namespace optiml::compile {
+namespace {
+
+const std::filesystem::path kMixed = std::filesystem::path(OPTIML_TEST_DATA) / "mixed";
+
+CompileRequest mixed(const std::string& name_expression) {
+    CompileRequest r;
+    r.source_text = read_file(kMixed / "scale_rows.cu");
+    r.source_name = "scale_rows.cu";
+    r.name_expression = name_expression;
+    r.include_dirs = {kMixed};  // the original's folder: "row_helpers.h" resolves there
+    r.backend = Backend::Nvcc;
+    return r;
+}
+
+TEST(Nvcc, NvrtcCannotCompileTheMixedFile) {
+    CompileRequest request = mixed("scale_rows<32>");
+    request.backend = Backend::Nvrtc;
+    const CompileResult result = compile(request);
+    EXPECT_FALSE(result.ok);
+    EXPECT_FALSE(result.log.empty());
+}
+
+TEST(Nvcc, CompilesEachTemplateValueToItsLoadableName) {
+    // 128 is what main() launches; 32 and 256 only the name expression instantiates.
+    for (const int block : {32, 128, 256}) {
+        const std::string name = "scale_rows<" + std::to_string(block) + ">";
+        const CompileResult result = compile(mixed(name));
+        ASSERT_TRUE(result.ok) << name << ":\n" << result.log;
+        EXPECT_EQ(result.binary.substr(0, 4),
+                  "\x7f"
+                  "ELF");
+        const std::string digits = std::to_string(block);
+        EXPECT_EQ(result.lowered_name, "_Z10scale_rowsILi" + digits + "EEvPfi");
+        const auto entries = cubin_entry_symbols(result.binary);
+        EXPECT_NE(std::find(entries.begin(), entries.end(), result.lowered_name), entries.end());
+    }
+}
+
+TEST(Nvcc, MacroValuesChangeTheImage) {
+    CompileRequest two = mixed("scale_rows<64>");
+    CompileRequest three = two;
+    three.defines = {{"FACTOR", 3}};
+    const CompileResult a = compile(two);
+    const CompileResult b = compile(three);
+    ASSERT_TRUE(a.ok && b.ok) << a.log << b.log;
+    EXPECT_EQ(a.lowered_name, b.lowered_name);
+    EXPECT_NE(a.binary, b.binary);
+}
+
+TEST(Nvcc, CompilesPtxWithTheSameName) {
+    CompileRequest request = mixed("scale_rows<32>");
+    request.output = Output::Ptx;
+    request.arch = 80;
+    const CompileResult result = compile(request);
+    ASSERT_TRUE(result.ok) << result.log;
+    EXPECT_NE(result.binary.find(".target sm_80"), std::string::npos);
+    EXPECT_EQ(result.lowered_name, "_Z10scale_rowsILi32EEvPfi");
+}
+
+TEST(Nvcc, ACompileErrorComesBackWithNvccsLogNamingTheFile) {
+    CompileRequest request = mixed("scale_rows<32>");
+    request.source_text += "\n__global__ void broken(float* x) { x[0] = undeclared_name; }\n";
+    const CompileResult result = compile(request);
+    EXPECT_FALSE(result.ok);
+    EXPECT_TRUE(result.binary.empty());
+    EXPECT_NE(result.log.find("undeclared_name"), std::string::npos) << result.log;
+    EXPECT_NE(result.log.find("scale_rows.cu"), std::string::npos) << result.log;
+}
+
+TEST(Nvcc, AMissingKernelIsNamed) {
+    const CompileResult result = compile(mixed("no_such_kernel"));
+    EXPECT_FALSE(result.ok);
+    EXPECT_NE(result.log.find("'no_such_kernel' not found"), std::string::npos) << result.log;
+}
+
+TEST(Nvcc, OptionsPassThroughAndNvrtcOnlyOnesAreRefused) {
+    CompileRequest request = mixed("scale_rows<32>");
+    request.options = {"--use_fast_math", "--maxrregcount=32", "--dlink-time-opt"};
+    const std::vector<std::string> arguments = nvcc_arguments(request, "in.cu", "out.cubin");
+    for (const char* expected :
+         {"-cubin", "-arch=sm_90", "-lineinfo", "--use_fast_math", "--maxrregcount=32", "-dlto"})
+        EXPECT_NE(std::find(arguments.begin(), arguments.end(), expected), arguments.end())
+            << expected;
+    EXPECT_EQ(arguments.back(), "in.cu");
+    request.options = {"--use_fast_math", "--ftz=true"};
+    EXPECT_TRUE(compile(request).ok);
+
+    request.options = {"-default-device"};
+    const CompileResult refused = compile(request);
+    EXPECT_FALSE(refused.ok);
+    EXPECT_NE(refused.log.find("\"-default-device\" is NVRTC's only"), std::string::npos);
+}
+
+TEST(Nvcc, TheImageKeyNamesTheBackend) {
+    CompileRequest request = mixed("scale_rows<32>");
+    const std::string with_nvcc = image_key(request, "headers");
+    request.backend = Backend::Nvrtc;
+    EXPECT_NE(with_nvcc, image_key(request, "headers"));
+}
+
+TEST(Nvcc, ReportsItsVersion) {
+    EXPECT_FALSE(nvcc_version().empty());
+    EXPECT_EQ(compiler_version(Backend::Nvcc), nvcc_version());
+}
+
+}  // namespace
+}  // namespace optiml::compile
