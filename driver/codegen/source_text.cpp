@@ -95,6 +95,26 @@ std::string render_images(const std::vector<PreparedVariant>& variants) {
     return out.str();
 }
 
+namespace {
+
+// At exit, says when no launcher ever launched the tuned kernel (a leftover <<<>>>): with
+// OPTIML_VERBOSE, and always in builds without NDEBUG.
+std::string render_unused_report(const spec::Spec& spec,
+                                 const std::vector<PreparedVariant>& variants) {
+    if (variants.empty()) return "";
+    return "#ifdef NDEBUG\n"
+           "const ::optiml::rt::UnusedLauncherReport unused_report(table, " +
+           string_literal(spec.name) +
+           ", false);\n"
+           "#else\n"
+           "const ::optiml::rt::UnusedLauncherReport unused_report(table, " +
+           string_literal(spec.name) +
+           ", true);\n"
+           "#endif\n\n";
+}
+
+}  // namespace
+
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const std::vector<std::string>& notes) {
     std::ostringstream out;
@@ -108,6 +128,7 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
         << "namespace " << generated_namespace(spec) << " {\n"
         << "namespace {\n\n"
         << render_images(variants) << "\n"
+        << render_unused_report(spec, variants)
         << "// The original kernel as nvcc compiled it above.\n"
         << "const void* original_kernel() { return reinterpret_cast<const void*>(&"
         << global_kernel(spec) << "); }\n\n"
