@@ -1,5 +1,5 @@
 // Process-wide switches of the runtime: the test hook that injects a device architecture, and
-// OPTIML_FORCE_ORIGINAL.
+// OPTIML_FORCE_ORIGINAL, OPTIML_VERBOSE.
 #include <cstdlib>
 #include <cstring>
 
@@ -27,6 +27,14 @@ bool force_original() {
         return value != nullptr && std::strcmp(value, "1") == 0;
     }();
     return forced;
+}
+
+bool verbose() {
+    static const bool on = [] {
+        const char* value = std::getenv("OPTIML_VERBOSE");
+        return value != nullptr && value[0] != '\0' && std::strcmp(value, "0") != 0;
+    }();
+    return on;
 }
 
 }  // namespace optiml::rt

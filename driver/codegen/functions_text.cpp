@@ -9,10 +9,8 @@
 namespace optiml::codegen {
 namespace {
 
-// Prefix of the launcher's parameter names in the .cu (see launcher_parameters()).
-constexpr const char* arg_prefix = "arg_";
-
-// The geometry expressions as C++: integer scalar arguments by name, parameters as `values`.
+// The geometry expressions as C++: integer scalar arguments and launch arguments by name,
+// parameters as `values`.
 class GeometryPrinter {
   public:
     GeometryPrinter(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values)
@@ -53,6 +51,10 @@ class GeometryPrinter {
             if (argument.is_pointer || spec::is_floating(argument.type)) return std::nullopt;
             return "static_cast<long long>(" + std::string(arg_prefix) + argument.name + ")";
         }
+        for (const spec::LaunchArgument& argument : spec_.launch_arguments) {
+            if (argument.name == name)
+                return "static_cast<long long>(" + std::string(arg_prefix) + argument.name + ")";
+        }
         const auto found = values_.find(std::string(name));
         if (found == values_.end()) return std::nullopt;
         return long_long_literal(found->second);
@@ -63,60 +65,19 @@ class GeometryPrinter {
 };
 
 std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
-    const std::string generated = "::" + generated_namespace(spec);
     std::ostringstream out;
     out << "cudaError_t " << spec.name << "(" << launcher_parameters(spec, arg_prefix) << ") {\n"
-        << "    int device = 0;\n"
-        << "    cudaError_t status = cudaGetDevice(&device);\n"
-        << "    if (status != cudaSuccess) return status;\n"
-        << "    cudaKernel_t kernel = nullptr;\n"
-        << "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
-        << "    status = " << generated << "::table.resolve(device, &kernel, &dispatch);\n"
-        << "    if (status != cudaSuccess) return status;\n\n"
+        << render_resolve(spec) << "\n"
         << "    // Each variant has its own geometry: the spec's expressions with its parameters.\n"
-        << "    ::optiml::rt::Geometry geometry{};\n";
-    const std::map<std::string, std::int64_t> defaults = default_values(spec);
-    const std::string original_assignments =
-        GeometryPrinter(spec, defaults).assignments(variants.empty() ? "    " : "            ");
-    const std::string original_comment = "original kernel: " + parameters_text(spec, defaults);
-    if (variants.empty()) {
-        out << "    // " << original_comment << "\n" << original_assignments;
-    } else {
-        out << "    switch (dispatch.variant) {\n";
-        for (const PreparedVariant& prepared : variants) {
-            out << "        case " << prepared.index << ":  // " << prepared.variant->arch << ": "
-                << parameters_text(spec, prepared.variant->parameters) << "\n"
-                << GeometryPrinter(spec, prepared.variant->parameters).assignments("            ")
-                << "            break;\n";
-        }
-        out << "        default:  // " << original_comment << "\n"
-            << original_assignments << "            break;\n"
-            << "    }\n";
-    }
-    out << "    dim3 grid;\n"
+        << "    ::optiml::rt::Geometry geometry{};\n"
+        << render_geometry(spec, variants, "    ")
+        << "    dim3 grid;\n"
         << "    dim3 block;\n"
         << "    std::size_t shared_bytes = 0;\n"
         << "    status = ::optiml::rt::launch_configuration(geometry, &grid, &block, "
            "&shared_bytes);\n"
         << "    if (status != cudaSuccess) return status;\n"
-        << "    const void* original = " << generated << "::original_kernel();\n"
-        << "    status = " << generated
-        << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
-        << "    if (status != cudaSuccess) return status;\n\n";
-    if (spec.arguments.empty()) {
-        out << "    void** arguments = nullptr;\n";
-    } else {
-        out << "    void* arguments[] = {";
-        for (std::size_t i = 0; i < spec.arguments.size(); ++i) {
-            out << (i == 0 ? "" : ", ") << "&" << arg_prefix << spec.arguments[i].name;
-        }
-        out << "};\n";
-    }
-    out << "    // cudaLaunchKernel takes a library's cudaKernel_t in place of a function.\n"
-        << "    const void* function = kernel != nullptr ? static_cast<const void*>(kernel) : "
-           "original;\n"
-        << "    return cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);\n"
-        << "}\n";
+        << render_kernel_launch(spec) << "}\n";
     return out.str();
 }
 
@@ -182,8 +143,71 @@ std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVari
 
 }  // namespace
 
+std::string render_resolve(const spec::Spec& spec) {
+    // Counted first: a call that fails (no GPU) still is no leftover <<<>>>.
+    return "    ::" + generated_namespace(spec) +
+           "::table.note_launch();\n"
+           "    int device = 0;\n"
+           "    cudaError_t status = cudaGetDevice(&device);\n"
+           "    if (status != cudaSuccess) return status;\n"
+           "    cudaKernel_t kernel = nullptr;\n"
+           "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+           "    status = ::" +
+           generated_namespace(spec) +
+           "::table.resolve(device, &kernel, &dispatch);\n"
+           "    if (status != cudaSuccess) return status;\n";
+}
+
+std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
+                            std::string_view indent) {
+    const std::string in(indent);
+    const std::map<std::string, std::int64_t> defaults = default_values(spec);
+    const std::string original_comment = "original kernel: " + parameters_text(spec, defaults);
+    if (variants.empty())
+        return in + "// " + original_comment + "\n" +
+               GeometryPrinter(spec, defaults).assignments(in);
+    const std::string case_indent = in + "        ";
+    std::ostringstream out;
+    out << in << "switch (dispatch.variant) {\n";
+    for (const PreparedVariant& prepared : variants) {
+        out << in << "    case " << prepared.index << ":  // " << prepared.variant->arch << ": "
+            << parameters_text(spec, prepared.variant->parameters) << "\n"
+            << GeometryPrinter(spec, prepared.variant->parameters).assignments(case_indent)
+            << case_indent << "break;\n";
+    }
+    out << in << "    default:  // " << original_comment << "\n"
+        << GeometryPrinter(spec, defaults).assignments(case_indent) << case_indent << "break;\n"
+        << in << "}\n";
+    return out.str();
+}
+
+std::string render_kernel_launch(const spec::Spec& spec) {
+    const std::string generated = "::" + generated_namespace(spec);
+    std::ostringstream out;
+    out << "    const void* original = " << generated << "::original_kernel();\n"
+        << "    status = " << generated
+        << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
+        << "    if (status != cudaSuccess) return status;\n\n";
+    if (spec.arguments.empty()) {
+        out << "    void** arguments = nullptr;\n";
+    } else {
+        out << "    // The kernel's own arguments only (launch arguments are the launcher's).\n"
+            << "    void* arguments[] = {";
+        for (std::size_t i = 0; i < spec.arguments.size(); ++i) {
+            out << (i == 0 ? "" : ", ") << "&" << arg_prefix << spec.arguments[i].name;
+        }
+        out << "};\n";
+    }
+    out << "    // cudaLaunchKernel takes a library's cudaKernel_t in place of a function.\n"
+        << "    const void* function = kernel != nullptr ? static_cast<const void*>(kernel) : "
+           "original;\n"
+        << "    return cudaLaunchKernel(function, grid, block, arguments, shared_bytes, stream);\n";
+    return out.str();
+}
+
 std::string render_functions(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
-    std::string out = render_launcher(spec, variants) + "\n" + render_dispatch_query(spec);
+    std::string out = render_launcher(spec, variants) + "\n" + render_dropin(spec, variants) +
+                      "\n" + render_dispatch_query(spec);
     for (const spec::ConstantSymbol& constant : spec.constants) {
         out += '\n';
         out += render_setter(spec, variants, constant);

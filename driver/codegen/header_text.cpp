@@ -7,8 +7,8 @@
 
 namespace optiml::codegen {
 
-std::string launcher_parameters(const spec::Spec& spec, std::string_view prefix) {
-    std::string out = "cudaStream_t stream";
+std::string argument_list(const spec::Spec& spec, std::string_view prefix) {
+    std::string out;
     for (const spec::Argument& argument : spec.arguments) {
         out += ", ";
         const std::string type = spec::cpp_type(argument.type);
@@ -21,7 +21,70 @@ std::string launcher_parameters(const spec::Spec& spec, std::string_view prefix)
         }
         out += std::string(prefix) + argument.name;
     }
+    for (const spec::LaunchArgument& argument : spec.launch_arguments)
+        out += ", " + spec::cpp_type(argument.type) + " " + std::string(prefix) + argument.name;
     return out;
+}
+
+std::string launcher_parameters(const spec::Spec& spec, std::string_view prefix) {
+    return "cudaStream_t stream" + argument_list(spec, prefix);
+}
+
+namespace {
+
+// `base`, or `base_` (and so on) when an argument already has that name: the drop-in form's own
+// parameters must not collide with the kernel's in the header's declaration.
+std::string free_name(const spec::Spec& spec, std::string base) {
+    const auto taken = [&](const std::string& name) {
+        for (const spec::Argument& argument : spec.arguments)
+            if (argument.name == name) return true;
+        for (const spec::LaunchArgument& argument : spec.launch_arguments)
+            if (argument.name == name) return true;
+        return false;
+    };
+    while (taken(base)) base += '_';
+    return base;
+}
+
+std::string launch_arguments_text(const spec::Spec& spec) {
+    std::string names;
+    for (const spec::LaunchArgument& argument : spec.launch_arguments)
+        names += (names.empty() ? "`" : ", `") + argument.name + "`";
+    return names;
+}
+
+std::string dropin_comment(const spec::Spec& spec) {
+    std::string text =
+        "The drop-in form of `" + spec.kernel + "<<<grid, block, shared_bytes, stream>>>(...)`: "
+        "the same arguments in the same order (write 0, 0 for a <<<grid, block>>> launch), so a "
+        "launch becomes one call. Where this device's architecture has a tuned variant and the "
+        "given geometry is the one the spec computes for the original kernel, the tuned variant "
+        "runs with its own geometry (the spec's expressions at its parameters; its block size may "
+        "differ, so `grid` and `block` are then not used). Otherwise the original kernel runs "
+        "with exactly the given geometry.";
+    if (!spec.launch_arguments.empty()) {
+        text += " The launch arguments " + launch_arguments_text(spec) +
+                " come last, as in " + spec.name +
+                "(): the kernel does not take them, and the tuned geometry needs them.";
+    }
+    return text + " Returns the launch's status, as " + spec.name + "() does.";
+}
+
+}  // namespace
+
+std::string dropin_name(const spec::Spec& spec) {
+    return spec.name + "_launch";
+}
+
+std::string dropin_parameters(const spec::Spec& spec, std::string_view prefix) {
+    if (!prefix.empty()) {
+        return "dim3 caller_grid, dim3 caller_block, std::size_t caller_shared_bytes, "
+               "cudaStream_t stream" +
+               argument_list(spec, prefix);
+    }
+    return "dim3 " + free_name(spec, "grid") + ", dim3 " + free_name(spec, "block") +
+           ", std::size_t " + free_name(spec, "shared_bytes") + ", cudaStream_t " +
+           free_name(spec, "stream") + argument_list(spec, prefix);
 }
 
 std::string setter_name(const spec::Spec& spec, const spec::ConstantSymbol& constant) {
@@ -44,8 +107,15 @@ std::string render_header(const spec::Spec& spec) {
                    "` on `stream` with the variant tuned for the current device's architecture "
                    "(or the original kernel) and that variant's launch geometry. Returns the "
                    "launch's status and never aborts; as with <<<>>>, faults inside the kernel "
-                   "surface at the next synchronization.")
+                   "surface at the next synchronization." +
+                   (spec.launch_arguments.empty()
+                        ? std::string()
+                        : " After the kernel's arguments come the launch arguments " +
+                              launch_arguments_text(spec) +
+                              ": the launch geometry uses them; the kernel never sees them."))
         << "cudaError_t " << spec.name << "(" << launcher_parameters(spec, "") << ");\n\n"
+        << comment(dropin_comment(spec))
+        << "cudaError_t " << dropin_name(spec) << "(" << dropin_parameters(spec, "") << ");\n\n"
         << comment(
                "Which variant `device` runs, and why (loads its image on first use). When "
                "the device cannot be queried, `image` is -1 and `why` names the error.")

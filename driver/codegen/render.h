@@ -22,7 +22,22 @@ struct PreparedVariant {
 // "cudaStream_t stream, int n, const float* x, float* y": the launcher's parameters; each
 // argument's name gets `prefix` (the .cu definition prefixes them so that macros the kernel
 // source defines cannot collide with them).
+// Prefix of the launchers' parameter names in the .cu, so that macros the kernel source defines
+// cannot collide with them.
+inline constexpr const char* arg_prefix = "arg_";
+
+// The launch arguments follow the kernel's arguments.
 std::string launcher_parameters(const spec::Spec& spec, std::string_view prefix);
+// ", int n, const float* x, float* y, int rows": the kernel's arguments, then the launch
+// arguments, each with `prefix`.
+std::string argument_list(const spec::Spec& spec, std::string_view prefix);
+
+// The drop-in form of a <<<>>> launch: its name (<name>_launch) and its parameters,
+// "dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, <argument_list>"; with a
+// non-empty `prefix` (the .cu definition) the first three are caller_grid, caller_block and
+// caller_shared_bytes.
+std::string dropin_name(const spec::Spec& spec);
+std::string dropin_parameters(const spec::Spec& spec, std::string_view prefix);
 
 // The C++ type of a __constant__ symbol's elements, and the setter's name for it.
 std::string setter_name(const spec::Spec& spec, const spec::ConstantSymbol& constant);
@@ -43,6 +58,19 @@ std::string render_dispatch_comment(const spec::Spec& spec,
 
 // The embedded images, the Image table and the KernelTable (inside the generated namespace).
 std::string render_images(const std::vector<PreparedVariant>& variants);
+
+// The launch geometry of the variant `dispatch.variant` (the original's by default) as a
+// `switch` assigning `geometry`, each line starting with `indent`.
+std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
+                            std::string_view indent);
+// The statements shared by both launch forms: `device`, `kernel` and `dispatch` for the
+// current device (returning on error), and, at the end, the launch of `kernel` (or the
+// original) with `grid`, `block`, `shared_bytes` and the kernel's arguments on `stream`.
+std::string render_resolve(const spec::Spec& spec);
+std::string render_kernel_launch(const spec::Spec& spec);
+
+// The drop-in form's definition.
+std::string render_dropin(const spec::Spec& spec, const std::vector<PreparedVariant>& variants);
 
 // The definitions of the functions the header declares.
 std::string render_functions(const spec::Spec& spec, const std::vector<PreparedVariant>& variants);

@@ -134,6 +134,26 @@ std::string render_images(const std::vector<PreparedVariant>& variants) {
     return out.str();
 }
 
+namespace {
+
+// At exit, says when no launcher ever launched the tuned kernel (a leftover <<<>>>): with
+// OPTIML_VERBOSE, and always in builds without NDEBUG.
+std::string render_unused_report(const spec::Spec& spec,
+                                 const std::vector<PreparedVariant>& variants) {
+    if (variants.empty()) return "";
+    return "#ifdef NDEBUG\n"
+           "const ::optiml::rt::UnusedLauncherReport unused_report(table, " +
+           string_literal(spec.name) +
+           ", false);\n"
+           "#else\n"
+           "const ::optiml::rt::UnusedLauncherReport unused_report(table, " +
+           string_literal(spec.name) +
+           ", true);\n"
+           "#endif\n\n";
+}
+
+}  // namespace
+
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const std::vector<std::string>& notes) {
     const bool host_code = is_host_code(spec, variants);
@@ -148,7 +168,7 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
             << include_directive(spec, spec.source.generic_string()) << "\n";
     out << "namespace " << generated_namespace(spec) << " {\n";
     if (host_code) out << user_kernel_declaration(spec, variants);
-    out << "namespace {\n\n" << render_images(variants) << "\n";
+    out << "namespace {\n\n" << render_images(variants) << "\n" << render_unused_report(spec, variants);
     if (host_code)
         out << "const void* original_kernel() { return " << user_kernel_address(variants)
             << "; }\n\n";

@@ -106,6 +106,7 @@ expr::Env Spec::environment(const std::map<std::string, std::int64_t>& config,
         if (!argument.is_pointer && !is_floating(argument.type))
             env[argument.name] = argument.integer_value;
     }
+    for (const LaunchArgument& argument : launch_arguments) env[argument.name] = argument.value;
     if (size)
         for (const auto& [scalar, value] : size->scalars) env[scalar] = value;
     for (const auto& [parameter, value] : config) env[parameter] = value;

@@ -75,6 +75,15 @@ struct Argument {
     Role role = Role::Input;
 };
 
+// A scalar the generated launcher takes after the kernel's own arguments, for the launch geometry
+// (and constraints, counts) only: it is never passed to the kernel, so a kernel's signature need
+// not change to give the launch, say, a matrix height. Integer types only (expressions are).
+struct LaunchArgument {
+    std::string name;
+    ElementType type = ElementType::Int32;
+    std::int64_t value = 0;  // its value while tuning and checking
+};
+
 struct Parameter {
     std::string name;
     std::vector<std::int64_t> values;
@@ -144,6 +153,7 @@ struct Spec {
     std::string source_as_written;    // relative to the spec file, as in the JSON
     std::string kernel;               // NVRTC name expression: "saxpy" or "gemm<float>"
     std::vector<Argument> arguments;  // in the kernel's parameter order
+    std::vector<LaunchArgument> launch_arguments;  // the launcher's, after `arguments`
     Launch launch;
     std::vector<Parameter> parameters;
     std::vector<expr::Expr> constraints;  // a configuration is valid when all are non-zero
@@ -161,8 +171,8 @@ struct Spec {
 
     // Parameter name -> default value.
     std::map<std::string, std::int64_t> default_config() const;
-    // Integer scalar arguments (by name; at `size` when given, else at their `value`) merged with
-    // `config`: the environment in which counts, geometry and constraints are evaluated.
+    // Integer scalar arguments and launch arguments (by name; at `size` when given, else at their
+    // `value`) merged with `config`: where counts, geometry and constraints are evaluated.
     expr::Env environment(const std::map<std::string, std::int64_t>& config,
                           const ProblemSize* size = nullptr) const;
 };

@@ -101,6 +101,15 @@ json normalize(const Spec& spec) {
     // A budget's strategy too: every key made before strategies existed stays valid.
     if (spec.budget.strategy != Budget{}.strategy) out["budget"]["strategy"] = spec.budget.strategy;
     if (spec.compiler != Spec{}.compiler) out["compiler"] = spec.compiler;
+    if (!spec.launch_arguments.empty()) {
+        json launch_arguments = json::array();
+        for (const LaunchArgument& argument : spec.launch_arguments) {
+            launch_arguments.push_back({{"name", argument.name},
+                                        {"type", to_string(argument.type)},
+                                        {"value", argument.value}});
+        }
+        out["launch_arguments"] = launch_arguments;
+    }
     if (spec.timing.cold_cache != Timing{}.cold_cache)
         out["timing"] = {{"cold_cache", to_string(spec.timing.cold_cache)}};
     return out;

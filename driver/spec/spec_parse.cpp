@@ -223,6 +223,38 @@ Argument read_argument(const Field& field, std::size_t index) {
     return argument;
 }
 
+LaunchArgument read_launch_argument(const Field& field) {
+    field.expect_object("an object with name, type and value, e.g. {\"name\": \"height\", "
+                        "\"type\": \"int32\", \"value\": 1024}");
+    field.allow_only({"name", "type", "value"});
+    LaunchArgument argument;
+    argument.name = read_declared_name(field.required("name", kIdentifier));
+    const Field type = field.required("type", kTypeNames);
+    argument.type = read_type(type);
+    if (is_floating(argument.type)) {
+        type.fail("a launch argument cannot be " + to_string(argument.type) +
+                      " (launch expressions are integer)",
+                  "an integer type: int8, int16, int32, int64, uint8, uint16, uint32 or uint64");
+    }
+    argument.value = read_integer_of_type(
+        field.required("value", "the value used while tuning: " + fits_text(argument.type)),
+        argument.type);
+    return argument;
+}
+
+// Launch arguments as scalar arguments: check.extra_sizes may give either other values.
+std::vector<Argument> sizable_scalars(const Spec& spec) {
+    std::vector<Argument> scalars = spec.arguments;
+    for (const LaunchArgument& launch_argument : spec.launch_arguments) {
+        Argument argument;
+        argument.name = launch_argument.name;
+        argument.type = launch_argument.type;
+        argument.integer_value = launch_argument.value;
+        scalars.push_back(argument);
+    }
+    return scalars;
+}
+
 void read_dimensions(const Field& field, std::array<expr::Expr, 3>& dimensions) {
     const std::string expected = "an array of 1 to 3 expressions (x, y, z; missing ones are 1)";
     const std::vector<Field> items = field.items(expected);
@@ -493,9 +525,9 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
     const Field root(json, "", file_label);
-    root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch",
-                     "parameters", "constraints", "constants", "nvrtc_options", "compiler", "check",
-                     "timing", "budget"});
+    root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch_arguments",
+                     "launch", "parameters", "constraints", "constants", "nvrtc_options", "compiler",
+                     "check", "timing", "budget"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
@@ -521,6 +553,10 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
         arguments.fail("got an empty array",
                        "at least one argument (the kernel's parameters, in order)");
     spec.arguments = read_list<Argument>(root, "arguments", arguments_expected, read_argument);
+    spec.launch_arguments = read_list<LaunchArgument>(
+        root, "launch_arguments",
+        "an array of scalars the launch uses but the kernel does not take",
+        [](const Field& item, std::size_t) { return read_launch_argument(item); });
     spec.launch = read_launch(
         root.required("launch", "an object with block, grid and optionally shared_memory_bytes"));
     spec.parameters =
@@ -536,7 +572,7 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
     if (const std::optional<Field> compiler = root.optional("compiler"))
         spec.compiler = read_compiler(*compiler);
     if (const std::optional<Field> check = root.optional("check"))
-        spec.check = read_check(*check, spec.arguments, base);
+        spec.check = read_check(*check, sizable_scalars(spec), base);
     if (const std::optional<Field> timing = root.optional("timing"))
         spec.timing = read_timing(*timing);
     if (const std::optional<Field> budget = root.optional("budget"))

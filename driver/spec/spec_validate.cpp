@@ -49,11 +49,13 @@ void check_unique_names(const Spec& spec, const std::string& file) {
         if (!inserted) {
             fail(file, where + ".name",
                  "\"" + name + "\" is already the name of " + existing->second,
-                 "names unique across arguments, parameters and constants");
+                 "names unique across arguments, launch arguments, parameters and constants");
         }
     };
     for (std::size_t i = 0; i < spec.arguments.size(); ++i)
         declare(spec.arguments[i].name, "arguments[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < spec.launch_arguments.size(); ++i)
+        declare(spec.launch_arguments[i].name, "launch_arguments[" + std::to_string(i) + "]");
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
         declare(spec.parameters[i].name, "parameters[" + std::to_string(i) + "]");
     for (std::size_t i = 0; i < spec.constants.size(); ++i)
@@ -83,6 +85,24 @@ void check_names_known(const Spec& spec, const std::string& file) {
             }
             fail(file, located.field, problem, expected);
         }
+    }
+}
+
+// A launch argument exists for the launch: one no launch expression reads would be a parameter
+// every caller passes for nothing (counts and constraints may read it too, but not only they).
+void check_launch_arguments_used(const Spec& spec, const std::string& file) {
+    std::vector<std::string> used;
+    for (const Located& located : expressions(spec)) {
+        if (!located.field.starts_with("launch.")) continue;
+        for (const std::string& name : located.expression->names()) used.push_back(name);
+    }
+    for (std::size_t i = 0; i < spec.launch_arguments.size(); ++i) {
+        const std::string& name = spec.launch_arguments[i].name;
+        if (std::find(used.begin(), used.end(), name) != used.end()) continue;
+        fail(file, "launch_arguments[" + std::to_string(i) + "].name",
+             "'" + name + "' is used by no launch expression",
+             "a name that launch.block, launch.grid or launch.shared_memory_bytes uses (or no "
+             "such launch argument)");
     }
 }
 
@@ -167,6 +187,7 @@ void check_default_configuration(const Spec& spec, const std::string& file,
 void validate(const Spec& spec, const std::string& file) {
     check_unique_names(spec, file);
     check_names_known(spec, file);
+    check_launch_arguments_used(spec, file);
     check_has_output(spec, file);
     check_default_configuration(spec, file);
     for (std::size_t i = 0; i < spec.check.extra_sizes.size(); ++i) {

@@ -7,6 +7,9 @@
 // Environment:
 //   OPTIML_FORCE_ORIGINAL=1   every launcher runs the user's original kernel (read once per
 //                             process, at the first launch); for benchmarks and debugging.
+//   OPTIML_VERBOSE=1          at exit, a kernel with tuned variants that was never launched
+//                             through its launcher says so on stderr (a leftover <<<>>> launch
+//                             runs the original kernel); debug builds (no NDEBUG) always do.
 #pragma once
 
 #include <atomic>
@@ -88,6 +91,21 @@ inline cudaError_t launch_configuration(const Geometry& geometry, dim3* grid, di
     return cudaSuccess;
 }
 
+// Whether `geometry` is exactly the launch `grid`, `block`, `shared_bytes`: the drop-in
+// launcher runs a tuned variant only for the launch the spec describes.
+inline bool same_launch(const Geometry& geometry, dim3 grid, dim3 block, std::size_t shared_bytes) {
+    const unsigned int grids[3] = {grid.x, grid.y, grid.z};
+    const unsigned int blocks[3] = {block.x, block.y, block.z};
+    for (int i = 0; i < 3; ++i) {
+        if (geometry.grid[i] != static_cast<long long>(grids[i]) ||
+            geometry.block[i] != static_cast<long long>(blocks[i])) {
+            return false;
+        }
+    }
+    return geometry.shared_bytes >= 0 &&
+           static_cast<unsigned long long>(geometry.shared_bytes) == shared_bytes;
+}
+
 // What a device runs: for generated `optiml::<name>_dispatch(device)` queries and logs.
 struct Dispatch {
     int image;        // -1: original kernel
@@ -103,6 +121,8 @@ int arch_override();
 
 // True when the environment has OPTIML_FORCE_ORIGINAL=1 (read once per process).
 bool force_original();
+// True when the environment has OPTIML_VERBOSE set to anything but "" or "0" (read once).
+bool verbose();
 
 // The dispatch state of one kernel's launcher: which image each device runs, loaded on first
 // use. Generated code keeps one in static storage (constant-initialized, so launchers work even
@@ -151,6 +171,13 @@ class KernelTable {
         return raise_dynamic_shared_limit(device, kernel, original, bytes);
     }
 
+    // Counts a call of a generated launcher, failed or not (for UnusedLauncherReport).
+    void note_launch() noexcept { launches_.fetch_add(1, std::memory_order_relaxed); }
+    unsigned long long launches() const noexcept {
+        return launches_.load(std::memory_order_relaxed);
+    }
+    bool has_tuned_images() const noexcept { return count_ > 0; }
+
   private:
     struct Slot {
         std::atomic<bool> ready{false};  // written last (release): the fields below are final
@@ -170,8 +197,27 @@ class KernelTable {
 
     const Image* images_;
     std::size_t count_;
+    std::atomic<unsigned long long> launches_{0};
     std::mutex mutex_;  // first resolution per device only; never on the launch path
     Slot slots_[max_devices]{};
+};
+
+// The one cheap sign of a leftover <<<>>> launch: at exit, a kernel with tuned variants that no
+// generated launcher ever launched. A program may also simply not have run that kernel, so the
+// line appears only when asked for (OPTIML_VERBOSE, or `always`: generated code passes true in
+// builds without NDEBUG). Generated code keeps one beside its KernelTable.
+class UnusedLauncherReport {
+  public:
+    constexpr UnusedLauncherReport(const KernelTable& table, const char* name, bool always) noexcept
+        : table_(table), name_(name), always_(always) {}
+    UnusedLauncherReport(const UnusedLauncherReport&) = delete;
+    UnusedLauncherReport& operator=(const UnusedLauncherReport&) = delete;
+    ~UnusedLauncherReport();
+
+  private:
+    const KernelTable& table_;
+    const char* name_;
+    bool always_;
 };
 
 }  // namespace optiml::rt

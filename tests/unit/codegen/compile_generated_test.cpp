@@ -159,5 +159,51 @@ TEST(CompileGenerated, TemplatedProgramSetsConstantsOnTheTunedAndTheOriginalKern
     std::filesystem::remove_all(images);
 }
 
+TEST(CompileGenerated, LaunchArgumentsAndTheDropInFormCompileAndRun) {
+    const spec::Spec spec = test::load_fixture("scale_matrix.optiml.json");
+    const std::filesystem::path images = test::fresh_directory("scale_matrix_images");
+    const Variant tuned = real_variant(spec.source, images, {{"block_size_x", 256}});
+    ASSERT_FALSE(tuned.lowered_name.empty());
+    const std::filesystem::path dir = generate_into("scale_matrix_program", spec, {tuned});
+    const test::CommandResult source = compile_source(dir, "scale_matrix");
+    EXPECT_EQ(source.exit_code, 0) << source.output;
+    const test::CommandResult header = compile_header_alone(dir, "scale_matrix");
+    EXPECT_EQ(header.exit_code, 0) << header.output;
+    const test::CommandResult build = build_program(dir, "scale_matrix", "call_scale_matrix.cpp");
+    ASSERT_EQ(build.exit_code, 0) << build.output;
+    const test::CommandResult run = run_command("OPTIML_VERBOSE=1 " + quote(dir / "program"));
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    // It launched through OptiML: no report of a leftover <<<>>>.
+    EXPECT_EQ(run.output.find("never launched"), std::string::npos) << run.output;
+    std::cout << run.output << "\n";
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(images);
+}
+
+TEST(CompileGenerated, AProgramThatNeverLaunchesTheTunedKernelSaysSoWhenVerbose) {
+    const spec::Spec spec = test::load_fixture("scale_matrix.optiml.json");
+    const std::filesystem::path dir = generate_into(
+        "never_launch", spec, {test::fake_variant("sm_90", {{"block_size_x", 256}})});
+    const test::CommandResult build = run_command(
+        nvcc + " -arch=sm_90 -std=c++17 -DNDEBUG -I" + quote(runtime_include) + " -I" +
+        quote(dir / "include") + " " + quote(dir / source_path("scale_matrix")) + " " +
+        quote(test::data_dir() / "never_launch.cpp") + " " + quote(runtime_library) + " -o " +
+        quote(dir / "program"));
+    ASSERT_EQ(build.exit_code, 0) << build.output;
+    const test::CommandResult quiet = run_command(quote(dir / "program"));
+    EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
+    EXPECT_EQ(quiet.output.find("never launched"), std::string::npos) << quiet.output;
+    const test::CommandResult verbose = run_command("OPTIML_VERBOSE=1 " + quote(dir / "program"));
+    EXPECT_EQ(verbose.exit_code, 0) << verbose.output;
+    EXPECT_NE(verbose.output.find("optiml: scale_matrix: this run never launched the kernel "
+                                  "through optiml::scale_matrix() or "
+                                  "optiml::scale_matrix_launch(), so its tuned variants never "
+                                  "ran; a <<<>>> launch left in the program runs the original "
+                                  "kernel"),
+              std::string::npos)
+        << verbose.output;
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace optiml::codegen

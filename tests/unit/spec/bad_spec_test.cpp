@@ -31,8 +31,7 @@ const BadSpec kBadSpecs[] = {
     {"TypoInTopLevelField", R"p([{"op": "add", "path": "/paramters", "value": []}])p",
      "paramters: unknown field 'paramters' (did you mean 'parameters'?); expected one of "
      "arguments, budget, check, compiler, constants, constraints, include_dirs, kernel, launch, "
-     "name, "
-     "nvrtc_options, parameters, source, timing"},
+     "launch_arguments, name, nvrtc_options, parameters, source, timing"},
     {"MissingName", R"p([{"op": "remove", "path": "/name"}])p", "name: missing; expected {id}"},
     {"NameStartsWithDigit", R"p([{"op": "replace", "path": "/name", "value": "2fast"}])p",
      "name: \"2fast\" is not a C++ identifier; expected {id}"},
@@ -120,15 +119,55 @@ const BadSpec kBadSpecs[] = {
      "arguments[2].fill.value: missing; expected a number"},
     {"DuplicateArgumentName", R"p([{"op": "replace", "path": "/arguments/3/name", "value": "x"}])p",
      "arguments[3].name: \"x\" is already the name of arguments[2]; expected names unique across "
-     "arguments, parameters and constants"},
+     "arguments, launch arguments, parameters and constants"},
     {"ParameterClashesWithArgument",
      R"p([{"op": "replace", "path": "/parameters/0/name", "value": "n"}])p",
      "parameters[0].name: \"n\" is already the name of arguments[0]; expected names unique across "
-     "arguments, parameters and constants"},
+     "arguments, launch arguments, parameters and constants"},
     {"ConstantClashesWithParameter",
      R"p([{"op": "replace", "path": "/constants/0/name", "value": "block_size_x"}])p",
      "constants[0].name: \"block_size_x\" is already the name of parameters[0]; expected names "
-     "unique across arguments, parameters and constants"},
+     "unique across arguments, launch arguments, parameters and constants"},
+    {"LaunchArgumentClashesWithArgument",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "n", "type": "int32", "value": 4}]}])p",
+     "launch_arguments[0].name: \"n\" is already the name of arguments[0]; expected names unique "
+     "across arguments, launch arguments, parameters and constants"},
+    {"ParameterClashesWithLaunchArgument",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "block_size_x", "type": "int32", "value": 4}]},
+         {"op": "replace", "path": "/launch/grid/1", "value": "block_size_x"}])p",
+     "parameters[0].name: \"block_size_x\" is already the name of launch_arguments[0]; expected "
+     "names unique across arguments, launch arguments, parameters and constants"},
+    {"LaunchArgumentUsedNowhere",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int32", "value": 4}]}])p",
+     "launch_arguments[0].name: 'height' is used by no launch expression; expected a name that "
+     "launch.block, launch.grid or launch.shared_memory_bytes uses (or no such launch argument)"},
+    {"LaunchArgumentUsedOnlyByAConstraint",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int32", "value": 4}]},
+         {"op": "add", "path": "/constraints/-", "value": "height > 0"}])p",
+     "launch_arguments[0].name: 'height' is used by no launch expression; expected a name that "
+     "launch.block, launch.grid or launch.shared_memory_bytes uses (or no such launch argument)"},
+    {"FloatLaunchArgument",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "float32", "value": 4}]},
+         {"op": "replace", "path": "/launch/grid/1", "value": "height"}])p",
+     "launch_arguments[0].type: a launch argument cannot be float32 (launch expressions are "
+     "integer); expected an integer type: int8, int16, int32, int64, uint8, uint16, uint32 or "
+     "uint64"},
+    {"LaunchArgumentOutOfRange",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int8", "value": 300}]},
+         {"op": "replace", "path": "/launch/grid/1", "value": "height"}])p",
+     "launch_arguments[0].value: got 300; expected an integer that fits int8 (-128 to 127)"},
+    {"LaunchArgumentWithoutValue",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int32"}]}])p",
+     "launch_arguments[0].value: missing; expected the value used while tuning: an integer that "
+     "fits int32 (-2147483648 to 2147483647)"},
+    {"LaunchArgumentIsNoPointer",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int32", "value": 4, "pointer": true}]}])p",
+     "launch_arguments[0].pointer: unknown field 'pointer'; expected one of name, type, value"},
+    {"LaunchArgumentZeroInGrid",
+     R"p([{"op": "add", "path": "/launch_arguments", "value": [{"name": "height", "type": "int32", "value": 0}]},
+         {"op": "replace", "path": "/launch/grid/1", "value": "height"}])p",
+     "launch.grid[1]: 'height' is 0 with the default configuration (block_size_x=256, "
+     "height=0, items_per_thread=1, n=33554432); expected at least 1"},
     {"ParameterNamedLikeAFunction",
      R"p([{"op": "replace", "path": "/parameters/0/name", "value": "min"}])p",
      "parameters[0].name: \"min\" is a function of the expression language; expected another name"},
