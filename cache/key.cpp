@@ -81,6 +81,11 @@ std::string compute_key(const KeyInputs& inputs) {
     for (const std::string& option : inputs.nvrtc_options) hash_field(hash, "nvrtc_option", option);
     hash_field(hash, "arch", inputs.arch);
     hash_sources(hash, "compare", inputs.compare_sources);
+    for (const DataFileDigest& data : inputs.data_files) {
+        check_source_path({data.relative_path, {}});
+        hash_field(hash, "data.path", data.relative_path);
+        hash_field(hash, "data.sha256", data.sha256);
+    }
     return hash.hex_digest();
 }
 

@@ -87,7 +87,8 @@ Knobs read_knobs(std::string_view source) {
 Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
                      const std::map<std::string, std::string>& type_defaults,
                      const std::string& size_hint) {
-    const std::string name = parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
+    const std::string name =
+        parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
     std::vector<std::string> notes;
     if (parameter.name.empty())
         notes.push_back("parameter " + std::to_string(index) + " has no name in the source: \"" +
@@ -111,17 +112,20 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
     } else {
         std::string role = quoted("input");
         if (parameter.pointee_const) {
-            what += "const, so read only: an input, filled uniform in [0, 1) unless a \"fill\" "
-                    "says otherwise (docs/spec.md, Fills).";
+            what +=
+                "const, so read only: an input, filled uniform in [0, 1) unless a \"fill\" "
+                "says otherwise (docs/spec.md, Fills).";
         } else {
-            what += "written by the kernel: \"output\" if it only writes it, \"inout\" if it "
-                    "also reads what was there.";
+            what +=
+                "written by the kernel: \"output\" if it only writes it, \"inout\" if it "
+                "also reads what was there.";
             role = todo("output or inout");
         }
         notes.push_back("count: its number of elements, an expression of integer scalars" +
                         size_hint + ".");
-        entry.json = fields + ", \"pointer\": true, \"count\": " +
-                     todo("element count of " + name) + ", \"role\": " + role + "}";
+        entry.json = fields +
+                     ", \"pointer\": true, \"count\": " + todo("element count of " + name) +
+                     ", \"role\": " + role + "}";
     }
     entry.comments.push_back(what);
     entry.comments.insert(entry.comments.end(), notes.begin(), notes.end());
@@ -131,8 +135,8 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
 Entry parameter_entry(const propose::MacroDefault& macro) {
     const long long value = *macro.integer;
     Entry entry;
-    const std::string where = "#ifndef default " + macro.value + " (line " +
-                              std::to_string(macro.line) + ")";
+    const std::string where =
+        "#ifndef default " + macro.value + " (line " + std::to_string(macro.line) + ")";
     if (is_block_size(macro.name)) {
         std::vector<std::string> values;
         for (long long v : block_size_values(value)) values.push_back(std::to_string(v));
@@ -175,8 +179,7 @@ KernelName kernel_name(const std::string& kernel,
         }
     }
     const std::string expression = kernel + "<" + join(arguments) + ">";
-    name.json = complete ? quoted(expression)
-                         : todo(kernel + "<...> with every template argument");
+    name.json = complete ? quoted(expression) : todo(kernel + "<...> with every template argument");
     return name;
 }
 
@@ -185,20 +188,18 @@ std::string launch_text(const Knobs& knobs, const std::string& size_name) {
     for (const char axis : {'x', 'y', 'z'}) {
         const std::string name = std::string("block_size_") + axis;
         const bool used = knobs.has(name);
-        block.push_back(used ? quoted(name)
-                        : axis == 'x' ? todo("threads per block in x")
-                                      : "1");
+        block.push_back(used ? quoted(name) : axis == 'x' ? todo("threads per block in x") : "1");
         grid.push_back(used || axis == 'x'
                            ? todo(std::string("blocks in ") + axis + ", e.g. ceil_div(" +
                                   size_name + ", " +
-                                  (used ? name : "<threads in " + std::string(1, axis) + ">") +
-                                  ")")
+                                  (used ? name : "<threads in " + std::string(1, axis) + ">") + ")")
                            : "1");
     }
     std::string out = "  \"launch\": {\n";
-    out += "    // Kernel Tuner's convention: block_size_x/y/z are the threads per block; the grid "
-           "covers\n    // the problem (Kernel Tuner's problem_size / grid_div_x is "
-           "ceil_div(<size>, block_size_x)).\n";
+    out +=
+        "    // Kernel Tuner's convention: block_size_x/y/z are the threads per block; the grid "
+        "covers\n    // the problem (Kernel Tuner's problem_size / grid_div_x is "
+        "ceil_div(<size>, block_size_x)).\n";
     out += "    \"block\": [" + join(block) + "],\n";
     out += "    \"grid\": [" + join(grid) + "]\n  },\n";
     return out;
@@ -229,8 +230,9 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     std::string out;
     out += "// Spec skeleton written by `optiml init` from " + source_path + ", kernel " + kernel +
            ".\n";
-    out += "// Every \"TODO: ...\" is a decision still to make: the spec is rejected until each "
-           "is replaced.\n";
+    out +=
+        "// Every \"TODO: ...\" is a decision still to make: the spec is rejected until each "
+        "is replaced.\n";
     out += "// docs/spec.md documents every field.\n{\n";
     out += "  \"name\": " + quoted(kernel) + ",\n";
     out += "  \"source\": " + quoted(source_path) + ",\n";
@@ -244,9 +246,9 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     write_array(out, "arguments", arguments, false);
     out += launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
     if (knobs.has("block_size_x") && knobs.has("block_size_y")) {
-        const std::string product =
-            knobs.has("block_size_z") ? "block_size_x * block_size_y * block_size_z"
-                                      : "block_size_x * block_size_y";
+        const std::string product = knobs.has("block_size_z")
+                                        ? "block_size_x * block_size_y * block_size_z"
+                                        : "block_size_x * block_size_y";
         out += "  // A block holds at most 1024 threads.\n";
         out += "  \"constraints\": [" + quoted(product + " <= 1024") + "],\n";
     }
@@ -255,7 +257,8 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     for (const propose::MacroDefault& macro : knobs.macros)
         parameters.push_back(parameter_entry(macro));
     for (const std::string& other : knobs.not_integers)
-        out += "  // " + other + " has an #ifndef default that is not an integer: not a "
+        out += "  // " + other +
+               " has an #ifndef default that is not an integer: not a "
                "parameter (parameters are integers).\n";
     write_array(out, "parameters", parameters, true);
     out += "}\n";

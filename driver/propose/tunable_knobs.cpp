@@ -88,8 +88,8 @@ std::vector<MacroDefault> macro_defaults(std::string_view source) {
 
 std::vector<TemplateParameter> template_parameters(std::string_view source,
                                                    const KernelText& kernel) {
-    const std::string_view head = source.substr(kernel.declaration_begin,
-                                                kernel.name_begin - kernel.declaration_begin);
+    const std::string_view head =
+        source.substr(kernel.declaration_begin, kernel.name_begin - kernel.declaration_begin);
     const std::vector<Token> code = code_tokens(head);
     if (code.size() < 2 || token_text(head, code[0]) != "template" ||
         token_text(head, code[1]) != "<")
@@ -113,8 +113,8 @@ std::vector<TemplateParameter> template_parameters(std::string_view source,
                 p.name = std::string(token_text(head, code[name_end - 1]));
                 --name_end;
             }
-            p.kind = trimmed(head.substr(code[first].begin, code[name_end - 1].end -
-                                                                code[first].begin));
+            p.kind =
+                trimmed(head.substr(code[first].begin, code[name_end - 1].end - code[first].begin));
             if (equals < i) {
                 p.default_value = trimmed(
                     head.substr(code[equals + 1].begin, code[i - 1].end - code[equals + 1].begin));

@@ -15,9 +15,9 @@ namespace optiml::propose {
 
 struct MacroDefault {
     std::string name;
-    std::string value;                    // as written: "256", "(4)", "float"
-    std::optional<long long> integer;     // when the value is an integer literal
-    int line = 0;                         // of the #define
+    std::string value;                 // as written: "256", "(4)", "float"
+    std::optional<long long> integer;  // when the value is an integer literal
+    int line = 0;                      // of the #define
 };
 
 // Every `#ifndef NAME` directly followed (blanks and comments between) by an object-like

@@ -76,12 +76,14 @@ DataFileLayout inspect_npy(const std::filesystem::path& path, const std::string&
     const std::optional<ElementType> held = element_type_of(header.descr);
     const std::string wanted = to_string(type);
     if (!held || *held != type) {
-        const std::string what = held                         ? " (" + to_string(*held) + ")"
-                                 : header.descr.starts_with(">") ? " (big-endian)"
-                                                                 : " (not an element type of specs)";
+        const std::string what = held ? " (" + to_string(*held) + ")"
+                                 : header.descr.starts_with(">")
+                                     ? " (big-endian)"
+                                     : " (not an element type of specs)";
         throw DataFileError(
             label + " holds " + header.descr + what + " but " + owner + " is " + wanted,
-            wanted + " data (save it with .astype(numpy." + wanted + "), little-endian)" + (held ? " or \"type\": \"" + to_string(*held) + "\"" : ""));
+            wanted + " data (save it with .astype(numpy." + wanted + "), little-endian)" +
+                (held ? " or \"type\": \"" + to_string(*held) + "\"" : ""));
     }
     if (header.fortran_order)
         throw DataFileError(label + " is in Fortran (column-major) order",
@@ -111,8 +113,8 @@ DataFileLayout inspect_data_file(const std::filesystem::path& path, const std::s
     const std::uint64_t bytes = file_size(path, label);
     if (bytes % size_of(type) != 0)
         throw DataFileError(label + " holds " + std::to_string(bytes) +
-                                " bytes, not a whole number of " + to_string(type) +
-                                " elements (" + std::to_string(size_of(type)) + " bytes each)",
+                                " bytes, not a whole number of " + to_string(type) + " elements (" +
+                                std::to_string(size_of(type)) + " bytes each)",
                             "a raw file of little-endian " + to_string(type) + " values, or " +
                                 owner + "'s type changed to match it");
     return {bytes / size_of(type), 0, std::to_string(bytes) + " bytes"};

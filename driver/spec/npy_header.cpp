@@ -22,8 +22,7 @@ class DictReader {
     explicit DictReader(std::string_view text) : text_(text) {}
 
     void skip_blanks() {
-        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
-            ++pos_;
+        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
     bool accept(char c) {
         skip_blanks();

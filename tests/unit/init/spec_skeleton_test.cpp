@@ -62,7 +62,8 @@ nlohmann::json::json_pointer pointer_of(const std::string& field) {
 // Loads the skeleton, replaces the marker the loader names with `answers[field]`, and again,
 // until the spec loads: each marker is rejected in turn, with the message expected for it.
 TEST(SpecSkeleton, TheLoaderRejectsEveryMarkerUntilItIsReplaced) {
-    const fs::path dir = fs::temp_directory_path() / ("optiml_init_test_" + std::to_string(getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("optiml_init_test_" + std::to_string(getpid()));
     fs::create_directories(dir);
     fs::copy_file(data_dir() / "scale.cu", dir / "scale.cu", fs::copy_options::overwrite_existing);
     const fs::path spec_file = dir / "scale.optiml.json";

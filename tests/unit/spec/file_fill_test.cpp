@@ -88,10 +88,10 @@ TEST(FileFill, WrongDtype) {
 
 TEST(FileFill, Int32NpyVersion2) {
     const std::string i4 = "{'descr': '<i4', 'fortran_order': False, 'shape': (32, 32), }";
-    EXPECT_EQ(FileSpec("x.npy", npy_bytes(2, i4, raw_bytes(std::vector<std::int32_t>(1024))),
-                       "int32")
-                  .error(),
-              "(no error)");
+    EXPECT_EQ(
+        FileSpec("x.npy", npy_bytes(2, i4, raw_bytes(std::vector<std::int32_t>(1024))), "int32")
+            .error(),
+        "(no error)");
 }
 
 TEST(FileFill, FortranOrderIsRejected) {

@@ -65,8 +65,10 @@ TEST(NpyHeader, UnknownVersion) {
 TEST(NpyHeader, TruncatedHeader) {
     const std::string file =
         npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", "");
-    EXPECT_EQ(error_of(file.substr(0, 30)), "malformed .npy header: the file ends inside the header");
-    EXPECT_EQ(error_of(file.substr(0, 7)), "malformed .npy header: the file ends inside the header");
+    EXPECT_EQ(error_of(file.substr(0, 30)),
+              "malformed .npy header: the file ends inside the header");
+    EXPECT_EQ(error_of(file.substr(0, 7)),
+              "malformed .npy header: the file ends inside the header");
 }
 
 TEST(NpyHeader, MalformedDictionaries) {
