@@ -85,6 +85,11 @@ std::string compute_key(const KeyInputs& inputs) {
         hash_field(hash, "compiler", inputs.compiler);
         hash_field(hash, "compiler_version", inputs.compiler_version);
     }
+    for (const DataFileDigest& data : inputs.data_files) {
+        check_source_path({data.relative_path, {}});
+        hash_field(hash, "data.path", data.relative_path);
+        hash_field(hash, "data.sha256", data.sha256);
+    }
     return hash.hex_digest();
 }
 

@@ -16,6 +16,13 @@ struct SourceFile {
     std::string contents;
 };
 
+// A data file a spec fills an input from: its path (relative to the spec file, as the spec
+// writes it) and the lowercase hex SHA-256 of its bytes.
+struct DataFileDigest {
+    std::string relative_path;
+    std::string sha256;
+};
+
 struct KeyInputs {
     std::string optiml_version;       // e.g. "0.1.0"
     std::string normalized_spec;      // spec::Spec::normalized.dump()
@@ -30,6 +37,9 @@ struct KeyInputs {
     // empty for NVRTC (hashed only when set, so NVRTC keys did not change).
     std::string compiler;
     std::string compiler_version;
+    // The spec's "file" fills, in the spec's order (arguments, then constants); empty without
+    // any (hashed only when present, so other keys did not change).
+    std::vector<DataFileDigest> data_files;
 };
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     optiml::cli::add_tune_command(app);
     optiml::cli::add_cache_command(app);
     optiml::cli::add_explain_command(app);
+    optiml::cli::add_init_command(app);
     optiml::cli::add_devices_command(app);
     optiml::cli::add_profile_command(app);
     try {

@@ -1,10 +1,12 @@
 #include "driver/measure/fill.h"
 
 #include "driver/measure/element_dispatch.h"
+#include "driver/spec/data_file.h"
 
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 namespace optiml::measure {
 namespace {
@@ -40,6 +42,8 @@ std::string fill_as(const spec::Fill& fill, std::size_t count, std::uint64_t see
             for (std::size_t i = 0; i < count; ++i)
                 store(i, fill.a + fill.b * static_cast<double>(i));
             break;
+        case Kind::File:  // read by make_filled_buffer
+            break;
     }
     return bytes;
 }
@@ -57,6 +61,16 @@ std::string bytes_of(double value) {
 
 std::string make_filled_buffer(spec::ElementType type, const spec::Fill& fill, std::size_t count,
                                std::uint64_t seed_offset) {
+    if (fill.kind == spec::Fill::Kind::File) {
+        // Fixed data: every trial and every seed offset gets the same bytes.
+        try {
+            return spec::read_data_file(fill.file.path, fill.file.as_written, type, "the buffer",
+                                        count);
+        } catch (const spec::DataFileError& error) {
+            throw std::runtime_error(fill.file.path.string() + ": " + error.what() + "; expected " +
+                                     error.fix());
+        }
+    }
     return visit_element_type(type, [&](auto tag) {
         return fill_as<decltype(tag)>(fill, count, fill.seed + seed_offset);
     });

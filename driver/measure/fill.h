@@ -10,7 +10,8 @@
 namespace optiml::measure {
 
 // `count` elements of `type` filled as `fill` says; `seed_offset` shifts the seed so each
-// correctness trial can draw fresh inputs.
+// correctness trial can draw fresh inputs. A file fill reads its file (the same bytes whatever
+// the offset) and throws std::runtime_error naming the file when it does not hold `count`.
 std::string make_filled_buffer(spec::ElementType type, const spec::Fill& fill, std::size_t count,
                                std::uint64_t seed_offset = 0);
 

@@ -68,6 +68,10 @@ void to_json(nlohmann::json& json, const BufferSpec& b) {
               {"b", b.fill.b},
               {"seed", b.fill.seed}}},
             {"role", role_name(b.role)}};
+    // The worker runs on this machine, beside this checkout: the path is enough.
+    if (b.fill.kind == spec::Fill::Kind::File)
+        json["fill"]["file"] = {{"path", b.fill.file.path.string()},
+                                {"as_written", b.fill.file.as_written}};
 }
 
 void from_json(const nlohmann::json& json, BufferSpec& b) {
@@ -81,6 +85,10 @@ void from_json(const nlohmann::json& json, BufferSpec& b) {
     b.fill.a = fill.at("a").get<double>();
     b.fill.b = fill.at("b").get<double>();
     b.fill.seed = fill.at("seed").get<std::uint64_t>();
+    if (fill.contains("file")) {
+        b.fill.file.path = fill["file"].at("path").get<std::string>();
+        b.fill.file.as_written = fill["file"].at("as_written").get<std::string>();
+    }
     b.role = role_from(json.at("role").get<std::string>());
 }
 

@@ -72,6 +72,8 @@ std::string to_string(Fill::Kind kind) {
             return "constant";
         case Fill::Kind::Iota:
             return "iota";
+        case Fill::Kind::File:
+            return "file";
     }
     return "uniform";  // unreachable
 }

@@ -69,6 +69,7 @@ Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file) {
     spec.file = std::filesystem::absolute(file, error).lexically_normal();
     if (error) spec.file = file;
     try {
+        detail::reject_unfinished(json, label);
         detail::read_fields(json, label, spec);
         detail::validate(spec, label);
         detail::check_kernel_source(spec, label);

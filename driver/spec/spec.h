@@ -49,16 +49,22 @@ std::optional<ElementType> parse_element_type(std::string_view name);
 bool is_signed_integer(ElementType type);
 
 struct Fill {
-    enum class Kind { Uniform, Normal, Constant, Iota };
+    enum class Kind { Uniform, Normal, Constant, Iota, File };
     Kind kind = Kind::Uniform;
     double a = 0.0;  // uniform: min; normal: mean; constant: value; iota: start
     double b = 1.0;  // uniform: max; normal: stddev; iota: step
     std::uint64_t seed = 1;
+    // File: raw or .npy data (driver/spec/data_file.h), fixed whatever the seed.
+    struct DataPath {
+        std::filesystem::path path;  // absolute
+        std::string as_written;      // relative to the spec file, as in the JSON
+    } file;
 };
 
 enum class Role { Input, Output, InOut };
 
-// Names as written in specs: "uniform", "normal", "constant", "iota"; "input", "output", "inout".
+// Names as written in specs: "uniform", "normal", "constant", "iota", "file"; "input", "output",
+// "inout".
 std::string to_string(Fill::Kind kind);
 std::string to_string(Role role);
 
@@ -176,6 +182,10 @@ struct Spec {
     expr::Env environment(const std::map<std::string, std::int64_t>& config,
                           const ProblemSize* size = nullptr) const;
 };
+
+// A string value that starts with this is a decision still to make (optiml init writes them):
+// the loader rejects a spec holding one, naming its field.
+inline constexpr std::string_view kUnfinishedMarker = "TODO:";
 
 Spec load_spec(const std::filesystem::path& file);
 Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file);

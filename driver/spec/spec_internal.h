@@ -9,6 +9,10 @@
 
 namespace optiml::spec::detail {
 
+// spec_markers.cpp: rejects the first "TODO: ..." marker left in the document (optiml init's
+// unfinished decisions), naming its field and what to write there.
+void reject_unfinished(const nlohmann::json& json, const std::string& file_label);
+
 // spec_parse.cpp: reads every field into `spec`, checking types, ranges and unknown fields.
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec);
 

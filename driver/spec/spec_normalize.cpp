@@ -18,6 +18,8 @@ json fill_json(const Fill& fill) {
             return {{"kind", "constant"}, {"value", fill.a}};
         case Fill::Kind::Iota:
             return {{"kind", "iota"}, {"start", fill.a}, {"step", fill.b}};
+        case Fill::Kind::File:  // the file's bytes enter the cache key beside the spec
+            return {{"kind", "file"}, {"path", fill.file.as_written}};
     }
     return nullptr;  // unreachable: every kind is handled above
 }

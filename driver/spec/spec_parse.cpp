@@ -117,10 +117,32 @@ double read_step(const Field& fill, ElementType type) {
     return static_cast<double>(step->integer("an integer"));
 }
 
-Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed) {
+// A path that must name an existing file or directory below the spec's folder.
+std::string read_relative_path(const Field& field, const std::filesystem::path& base,
+                               bool directory) {
+    const std::string expected =
+        std::string(directory ? "an existing directory, " : "an existing file, ") + kRelativePath;
+    const std::string text = field.string(expected);
+    if (text.empty()) field.fail("got an empty string", expected);
+    const std::filesystem::path path(text);
+    if (path.is_absolute())
+        field.fail("\"" + text +
+                       "\" is absolute (the cache key must not depend on where the project lives)",
+                   expected);
+    const std::filesystem::path resolved = (base / path).lexically_normal();
+    std::error_code error;
+    const bool exists = directory ? std::filesystem::is_directory(resolved, error)
+                                  : std::filesystem::is_regular_file(resolved, error);
+    if (!exists)
+        field.fail("\"" + text + "\" not found (looked for " + resolved.string() + ")", expected);
+    return text;
+}
+
+Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed,
+               const std::filesystem::path& base) {
     field.expect_object(
         "an object such as {\"kind\": \"uniform\", \"min\": -1, \"max\": 1, \"seed\": 1}");
-    const char* const kinds = "one of uniform, normal, constant or iota";
+    const char* const kinds = "one of uniform, normal, constant, iota or file";
     const Field kind_field = field.required("kind", kinds);
     const std::string kind = kind_field.string(kinds);
     Fill fill;
@@ -151,6 +173,13 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed)
         fill.kind = Fill::Kind::Iota;
         fill.a = optional_fill_number(field, "start", type, 0.0);
         fill.b = read_step(field, type);
+    } else if (kind == "file") {
+        field.allow_only({"kind", "path"});
+        fill.kind = Fill::Kind::File;
+        fill.file.as_written = read_relative_path(
+            field.required("path", std::string("a raw or .npy data file, ") + kRelativePath), base,
+            false);
+        fill.file.path = (base / fill.file.as_written).lexically_normal();
     } else {
         kind_field.fail("unknown fill kind \"" + kind + "\"", kinds);
     }
@@ -169,7 +198,7 @@ Role read_role(const Field& field) {
     field.fail("unknown role \"" + role + "\"", roles);
 }
 
-Argument read_argument(const Field& field, std::size_t index) {
+Argument read_argument(const Field& field, std::size_t index, const std::filesystem::path& base) {
     field.expect_object(
         "an object with name, type and either value (a scalar) or \"pointer\": true and count (an "
         "array)");
@@ -196,7 +225,7 @@ Argument read_argument(const Field& field, std::size_t index) {
                 fill->fail("an output argument has no fill (the kernel writes it)",
                            "role \"inout\" if the kernel reads the initial contents, or no fill");
             }
-            argument.fill = read_fill(*fill, argument.type, index + 1);
+            argument.fill = read_fill(*fill, argument.type, index + 1, base);
         } else {
             argument.fill.seed = index + 1;
         }
@@ -312,7 +341,8 @@ Parameter read_parameter(const Field& field) {
     return parameter;
 }
 
-ConstantSymbol read_constant(const Field& field, std::size_t index) {
+ConstantSymbol read_constant(const Field& field, std::size_t index,
+                             const std::filesystem::path& base) {
     field.expect_object("an object with name, type, count and optionally fill");
     field.allow_only({"name", "type", "count", "fill"});
     ConstantSymbol constant;
@@ -322,33 +352,13 @@ ConstantSymbol read_constant(const Field& field, std::size_t index) {
     constant.count = field.required("count", count).expression(count);
     const std::uint64_t seed = 1001 + index;
     if (const std::optional<Field> fill = field.optional("fill")) {
-        constant.fill = read_fill(*fill, constant.type, seed);
+        constant.fill = read_fill(*fill, constant.type, seed, base);
     } else {
         constant.fill.seed = seed;
     }
     return constant;
 }
 
-// A path that must name an existing file or directory below the spec's folder.
-std::string read_relative_path(const Field& field, const std::filesystem::path& base,
-                               bool directory) {
-    const std::string expected =
-        std::string(directory ? "an existing directory, " : "an existing file, ") + kRelativePath;
-    const std::string text = field.string(expected);
-    if (text.empty()) field.fail("got an empty string", expected);
-    const std::filesystem::path path(text);
-    if (path.is_absolute())
-        field.fail("\"" + text +
-                       "\" is absolute (the cache key must not depend on where the project lives)",
-                   expected);
-    const std::filesystem::path resolved = (base / path).lexically_normal();
-    std::error_code error;
-    const bool exists = directory ? std::filesystem::is_directory(resolved, error)
-                                  : std::filesystem::is_regular_file(resolved, error);
-    if (!exists)
-        field.fail("\"" + text + "\" not found (looked for " + resolved.string() + ")", expected);
-    return text;
-}
 
 std::vector<std::string> read_nvrtc_options(const Field& field,
                                             const std::vector<Parameter>& parameters) {
@@ -552,7 +562,9 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
     if (arguments.items(arguments_expected).empty())
         arguments.fail("got an empty array",
                        "at least one argument (the kernel's parameters, in order)");
-    spec.arguments = read_list<Argument>(root, "arguments", arguments_expected, read_argument);
+    spec.arguments = read_list<Argument>(
+        root, "arguments", arguments_expected,
+        [&](const Field& item, std::size_t i) { return read_argument(item, i, base); });
     spec.launch_arguments = read_list<LaunchArgument>(
         root, "launch_arguments",
         "an array of scalars the launch uses but the kernel does not take",
@@ -565,8 +577,9 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
     spec.constraints = read_list<expr::Expr>(
         root, "constraints", "an array of expressions",
         [](const Field& item, std::size_t) { return item.expression(kExpression); });
-    spec.constants = read_list<ConstantSymbol>(root, "constants",
-                                               "an array of __constant__ symbols", read_constant);
+    spec.constants = read_list<ConstantSymbol>(
+        root, "constants", "an array of __constant__ symbols",
+        [&](const Field& item, std::size_t i) { return read_constant(item, i, base); });
     if (const std::optional<Field> options = root.optional("nvrtc_options"))
         spec.nvrtc_options = read_nvrtc_options(*options, spec.parameters);
     if (const std::optional<Field> compiler = root.optional("compiler"))

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/spec/data_file.h"
 #include "driver/spec/json_field.h"
 #include "driver/spec/spec_internal.h"
 
@@ -182,6 +183,53 @@ void check_default_configuration(const Spec& spec, const std::string& file,
     }
 }
 
+// A "file" fill's data cannot change: the file must hold the entry's type, and exactly as many
+// elements as its count asks for at the spec's size and at every extra size.
+void check_file_fills(const Spec& spec, const std::string& file) {
+    struct Filled {
+        std::string owner;  // "arguments[2]"
+        ElementType type;
+        const Fill* fill;
+        const expr::Expr* count;
+    };
+    std::vector<Filled> filled;
+    for (std::size_t i = 0; i < spec.arguments.size(); ++i) {
+        const Argument& a = spec.arguments[i];
+        if (a.is_pointer && a.role != Role::Output && a.fill.kind == Fill::Kind::File)
+            filled.push_back({"arguments[" + std::to_string(i) + "]", a.type, &a.fill, &a.count});
+    }
+    for (std::size_t i = 0; i < spec.constants.size(); ++i) {
+        const ConstantSymbol& c = spec.constants[i];
+        if (c.fill.kind == Fill::Kind::File)
+            filled.push_back({"constants[" + std::to_string(i) + "]", c.type, &c.fill, &c.count});
+    }
+    for (const Filled& entry : filled) {
+        DataFileLayout layout;
+        try {
+            layout = inspect_data_file(entry.fill->file.path, entry.fill->file.as_written,
+                                       entry.type, entry.owner);
+        } catch (const DataFileError& error) {
+            fail(file, entry.owner + ".fill.path", error.what(), error.fix());
+        }
+        const auto check_at = [&](const ProblemSize* size, const std::string& field) {
+            const expr::Env env = spec.environment(spec.default_config(), size);
+            const std::int64_t count = entry.count->eval(env);
+            if (count >= 0 && static_cast<std::uint64_t>(count) == layout.element_count) return;
+            const std::string problem =
+                (size ? entry.owner + ".count: '" : "'") + entry.count->text() + "' is " + std::to_string(count) +
+                " with the default configuration (" + describe_config(env) + ") but " +
+                entry.fill->file.as_written + " " + describe_contents(layout);
+            fail(file, field, problem,
+                 size ? "a size at which the count equals the file's elements (a file's data "
+                        "cannot change with the problem size)"
+                      : "a count equal to the file's elements, or a file with that many");
+        };
+        check_at(nullptr, entry.owner + ".count");
+        for (std::size_t i = 0; i < spec.check.extra_sizes.size(); ++i)
+            check_at(&spec.check.extra_sizes[i], "check.extra_sizes[" + std::to_string(i) + "]");
+    }
+}
+
 }  // namespace
 
 void validate(const Spec& spec, const std::string& file) {
@@ -194,6 +242,7 @@ void validate(const Spec& spec, const std::string& file) {
         check_default_configuration(spec, file, &spec.check.extra_sizes[i],
                                     "check.extra_sizes[" + std::to_string(i) + "]");
     }
+    check_file_fills(spec, file);
 }
 
 }  // namespace optiml::spec::detail

@@ -57,6 +57,7 @@ std::string depfile_text(const fs::path& target, const spec::Spec& spec,
     text += " \\\n  " + escape(spec.file.string());
     for (const auto& file : sources.files) text += " \\\n  " + escape(file.path.string());
     for (const auto& file : sources.compare_files) text += " \\\n  " + escape(file.path.string());
+    for (const auto& data : sources.data_files) text += " \\\n  " + escape(data.path.string());
     return text + "\n";
 }
 

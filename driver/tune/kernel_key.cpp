@@ -1,19 +1,42 @@
 #include "driver/tune/kernel_key.h"
 
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
 #include "driver/compile/nvcc_compiler.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/tune/compiler_choice.h"
 #include "driver/tune/version.h"
 
 namespace optiml::tune {
+namespace {
+
+void add_data_file(const spec::Fill& fill, KernelSources& sources) {
+    if (fill.kind != spec::Fill::Kind::File) return;
+    std::ifstream stream(fill.file.path, std::ios::binary);
+    if (!stream.is_open())
+        throw std::runtime_error("cannot read the data file " + fill.file.path.string());
+    const std::string bytes{std::istreambuf_iterator<char>(stream),
+                            std::istreambuf_iterator<char>()};
+    sources.data_files.push_back(
+        {fill.file.path, {fill.file.as_written, cache::sha256_hex(bytes)}});
+}
+
+}  // namespace
 
 KernelSources scan_sources(const spec::Spec& spec) {
     std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
     for (const auto& dir : spec.include_dirs) dirs.push_back(spec.file.parent_path() / dir);
-    KernelSources sources{compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}};
+    KernelSources sources{
+        compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}, {}};
     if (!spec.check.compare.empty())
         sources.compare_files = compile::scan_includes(
             spec.check.compare, {spec.check.compare.parent_path()}, spec.file.parent_path());
+    for (const auto& argument : spec.arguments)
+        if (argument.is_pointer && argument.role != spec::Role::Output)
+            add_data_file(argument.fill, sources);
+    for (const auto& constant : spec.constants) add_data_file(constant.fill, sources);
     return sources;
 }
 
@@ -36,6 +59,7 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
         inputs.compiler = "nvcc";
         inputs.compiler_version = compile::nvcc_version();
     }
+    for (const auto& data : sources.data_files) inputs.data_files.push_back(data.digest);
     return inputs;
 }
 
@@ -53,6 +77,8 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
     for (const auto& source : inputs.compare_sources)
         summary["compare_sources"].push_back(
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
+    for (const auto& data : inputs.data_files)
+        summary["data_files"].push_back({{"path", data.relative_path}, {"sha256", data.sha256}});
     return summary;
 }
 

@@ -17,6 +17,12 @@ struct KernelSources {
     std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
     // The spec's comparison function (check.compare) first, then its local headers; or none.
     std::vector<compile::ScannedFile> compare_files;
+    // The files the spec's "file" fills read, in the spec's order, with their SHA-256.
+    struct DataFile {
+        std::filesystem::path path;  // absolute
+        cache::DataFileDigest digest;
+    };
+    std::vector<DataFile> data_files;
 };
 
 KernelSources scan_sources(const spec::Spec& spec);

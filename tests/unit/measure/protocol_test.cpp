@@ -16,14 +16,14 @@ TEST(Protocol, ProblemsSurviveAJsonRoundTrip) {
                                  true,
                                  0,
                                  1024,
-                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99},
+                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99, {}},
                                  spec::Role::InOut});
     problem.constants.push_back({"c",
                                  spec::ElementType::UInt16,
                                  true,
                                  0,
                                  16,
-                                 {spec::Fill::Kind::Iota, 0, 1, 1},
+                                 {spec::Fill::Kind::Iota, 0, 1, 1, {}},
                                  spec::Role::Input});
     problem.tolerance = {1e-3, 1e-4};
     const Problem back = nlohmann::json(problem).get<Problem>();
@@ -35,6 +35,16 @@ TEST(Protocol, ProblemsSurviveAJsonRoundTrip) {
     EXPECT_EQ(back.constants[0].count, 16u);
     EXPECT_EQ(back.constants[0].type, spec::ElementType::UInt16);
     EXPECT_DOUBLE_EQ(back.tolerance.rtol, 1e-3);
+}
+
+TEST(Protocol, AFileFillTravelsAsItsPath) {
+    BufferSpec buffer{"x", spec::ElementType::Float32, true, 0, 8, {}, spec::Role::Input};
+    buffer.fill.kind = spec::Fill::Kind::File;
+    buffer.fill.file = {"/work/project/data/x.npy", "data/x.npy"};
+    const BufferSpec back = nlohmann::json(buffer).get<BufferSpec>();
+    EXPECT_EQ(back.fill.kind, spec::Fill::Kind::File);
+    EXPECT_EQ(back.fill.file.path, buffer.fill.file.path);
+    EXPECT_EQ(back.fill.file.as_written, "data/x.npy");
 }
 
 TEST(Protocol, LaunchesAndMeasurementsSurviveAJsonRoundTrip) {

@@ -163,6 +163,35 @@ TEST_F(TuneChecksTest, EditingAHeaderOfTheComparisonFunctionChangesTheKey) {
     EXPECT_NE(cache::compute_key(key_inputs(spec, scan_sources(spec), 90)), before);
 }
 
+// A "file" fill: the data's SHA-256 enters the key (editing the data retunes), the depfile lists
+// the file, and the worker is sent its path.
+TEST_F(TuneChecksTest, AFileFillsDataEntersTheKeyTheDepfileAndTheSetup) {
+    nlohmann::json json = nlohmann::json::parse(std::ifstream(options_.spec));
+    json["arguments"][1]["fill"] = {{"kind", "file"}, {"path", "data/x.bin"}};
+    json["check"].erase("extra_sizes");  // a file's count cannot follow n
+    std::ofstream(options_.spec) << json.dump();
+    fs::create_directories(dir_ / "project/data");
+    std::ofstream(dir_ / "project/data/x.bin", std::ios::binary) << std::string(4 * 4096, '\1');
+
+    const spec::Spec spec = spec::load_spec(options_.spec);
+    const cache::KeyInputs inputs = key_inputs(spec, scan_sources(spec), 90);
+    ASSERT_EQ(inputs.data_files.size(), 1u);
+    EXPECT_EQ(inputs.data_files[0].relative_path, "data/x.bin");
+    EXPECT_EQ(key_summary(inputs)["data_files"][0]["sha256"], inputs.data_files[0].sha256);
+    const std::string before = cache::compute_key(inputs);
+    std::ofstream(dir_ / "project/data/x.bin", std::ios::binary) << std::string(4 * 4096, '\2');
+    EXPECT_NE(cache::compute_key(key_inputs(spec, scan_sources(spec), 90)), before)
+        << "the same size, other bytes: another key";
+
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    EXPECT_NE(text(options_.depfile).find("data/x.bin"), std::string::npos);
+    const auto setups = requests("setup");
+    ASSERT_FALSE(setups.empty());
+    EXPECT_EQ(setups[0]["problem"]["arguments"][1]["fill"]["file"]["path"],
+              (dir_ / "project/data/x.bin").string());
+}
+
 TEST_F(TuneChecksTest, AComparisonFunctionThatDoesNotCompileStopsTheBuildNamingIt) {
     fs::copy_file(dir_ / "project/broken_compare.cpp", dir_ / "project/compare_partials.cpp",
                   fs::copy_options::overwrite_existing);

@@ -1,0 +1,20 @@
+// A kernel parameter's C++ type as a spec element type: "const float* __restrict__ x" ->
+// float32. Internal to driver/init.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "driver/propose/kernel_text.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::init {
+
+// The parameter's base type without qualifiers, '*' and name: "float", "unsigned int", "T".
+std::string base_type(const propose::KernelParameter& parameter);
+
+// "float" -> Float32, "unsigned" -> UInt32, "int64_t" -> Int64; nullopt for types specs do not
+// have (half, structs, template type parameters).
+std::optional<spec::ElementType> element_type(const std::string& base_type);
+
+}  // namespace optiml::init

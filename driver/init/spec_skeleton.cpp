@@ -1,0 +1,268 @@
+// The skeleton is written as text, not through a JSON library, so that every entry can carry
+// the // comment that explains the decision it leaves (specs allow // comments).
+#include "driver/init/spec_skeleton.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/init/argument_types.h"
+#include "driver/propose/kernel_text.h"
+#include "driver/propose/tunable_knobs.h"
+
+namespace optiml::init {
+namespace {
+
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump();
+}
+
+std::string todo(const std::string& what) {
+    return quoted(std::string(spec::kUnfinishedMarker) + " " + what);
+}
+
+std::string join(const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text;
+}
+
+// Lines of one JSON array, each element with its comment lines before it.
+struct Entry {
+    std::vector<std::string> comments;
+    std::string json;
+};
+
+void write_array(std::string& out, const std::string& key, const std::vector<Entry>& entries,
+                 bool last) {
+    out += "  " + quoted(key) + ": [\n";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        for (const std::string& comment : entries[i].comments) out += "    // " + comment + "\n";
+        out += "    " + entries[i].json + (i + 1 < entries.size() ? "," : "") + "\n";
+    }
+    out += std::string("  ]") + (last ? "" : ",") + "\n";
+}
+
+bool is_block_size(const std::string& name) {
+    return name == "block_size_x" || name == "block_size_y" || name == "block_size_z";
+}
+
+// Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
+// block's 1024 threads, the default among them.
+std::vector<long long> block_size_values(long long default_value) {
+    std::vector<long long> values;
+    for (long long v = 1; v <= 1024; v *= 2)
+        if (v * 4 >= default_value && v <= default_value * 4) values.push_back(v);
+    if (std::find(values.begin(), values.end(), default_value) == values.end()) {
+        values.push_back(default_value);
+        std::sort(values.begin(), values.end());
+    }
+    return values;
+}
+
+struct Knobs {
+    std::vector<propose::MacroDefault> macros;  // integer defaults only
+    std::vector<std::string> not_integers;      // "element_t (float)"
+    bool has(const std::string& name) const {
+        return std::any_of(macros.begin(), macros.end(),
+                           [&](const propose::MacroDefault& m) { return m.name == name; });
+    }
+};
+
+Knobs read_knobs(std::string_view source) {
+    Knobs knobs;
+    for (propose::MacroDefault& macro : propose::macro_defaults(source)) {
+        if (macro.integer)
+            knobs.macros.push_back(std::move(macro));
+        else
+            knobs.not_integers.push_back(macro.name + " (" + macro.value + ")");
+    }
+    return knobs;
+}
+
+Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
+                     const std::map<std::string, std::string>& type_defaults,
+                     const std::string& size_hint) {
+    const std::string name =
+        parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
+    std::vector<std::string> notes;
+    if (parameter.name.empty())
+        notes.push_back("parameter " + std::to_string(index) + " has no name in the source: \"" +
+                        name + "\" stands for it.");
+    std::string base = base_type(parameter);
+    if (const auto found = type_defaults.find(base); found != type_defaults.end()) {
+        notes.push_back(base + " is a template parameter: its default, " + found->second +
+                        ", is assumed.");
+        base = found->second;
+    }
+    const std::optional<spec::ElementType> type = element_type(base);
+    const std::string type_json =
+        type ? quoted(spec::to_string(*type))
+             : todo("element type of " + name + " (" + base + " is not a spec element type)");
+    Entry entry;
+    std::string what = parameter.declaration + ": ";
+    std::string fields = "{\"name\": " + quoted(name) + ", \"type\": " + type_json;
+    if (!parameter.is_pointer) {
+        what += "a scalar; give the value it has while tuning.";
+        entry.json = fields + ", \"value\": " + todo("value of " + name + " while tuning") + "}";
+    } else {
+        std::string role = quoted("input");
+        if (parameter.pointee_const) {
+            what +=
+                "const, so read only: an input, filled uniform in [0, 1) unless a \"fill\" "
+                "says otherwise (docs/spec.md, Fills).";
+        } else {
+            what +=
+                "written by the kernel: \"output\" if it only writes it, \"inout\" if it "
+                "also reads what was there.";
+            role = todo("output or inout");
+        }
+        notes.push_back("count: its number of elements, an expression of integer scalars" +
+                        size_hint + ".");
+        entry.json = fields +
+                     ", \"pointer\": true, \"count\": " + todo("element count of " + name) +
+                     ", \"role\": " + role + "}";
+    }
+    entry.comments.push_back(what);
+    entry.comments.insert(entry.comments.end(), notes.begin(), notes.end());
+    return entry;
+}
+
+Entry parameter_entry(const propose::MacroDefault& macro) {
+    const long long value = *macro.integer;
+    Entry entry;
+    const std::string where =
+        "#ifndef default " + macro.value + " (line " + std::to_string(macro.line) + ")";
+    if (is_block_size(macro.name)) {
+        std::vector<std::string> values;
+        for (long long v : block_size_values(value)) values.push_back(std::to_string(v));
+        entry.comments.push_back(macro.name + ": " + where +
+                                 "; powers of two around it, as Kernel Tuner tries block sizes.");
+        entry.json = "{\"name\": " + quoted(macro.name) + ", \"values\": [" + join(values) +
+                     "], \"default\": " + std::to_string(value) + "}";
+        return entry;
+    }
+    entry.comments.push_back(macro.name + ": " + where +
+                             "; add the values to try and remove the marker.");
+    entry.json = "{\"name\": " + quoted(macro.name) + ", \"values\": [" + std::to_string(value) +
+                 ", " + todo("more values of " + macro.name + " to try") +
+                 "], \"default\": " + std::to_string(value) + "}";
+    return entry;
+}
+
+// "kernel": the name expression instantiating a template kernel at its defaults.
+struct KernelName {
+    std::string json;
+    std::vector<std::string> comments;
+};
+
+KernelName kernel_name(const std::string& kernel,
+                       const std::vector<propose::TemplateParameter>& parameters) {
+    KernelName name{quoted(kernel), {}};
+    if (parameters.empty()) return name;
+    std::vector<std::string> arguments;
+    bool complete = true;
+    for (const propose::TemplateParameter& p : parameters) {
+        const std::string label = p.kind + " " + (p.name.empty() ? "(unnamed)" : p.name);
+        if (p.default_value.empty()) {
+            complete = false;
+            name.comments.push_back("template parameter " + label + " has no default: choose it.");
+        } else {
+            arguments.push_back(p.default_value);
+            name.comments.push_back("template parameter " + label + " = " + p.default_value +
+                                    ": the name expression fixes it (specs tune macros; make it "
+                                    "a macro with an #ifndef default to tune it).");
+        }
+    }
+    const std::string expression = kernel + "<" + join(arguments) + ">";
+    name.json = complete ? quoted(expression) : todo(kernel + "<...> with every template argument");
+    return name;
+}
+
+std::string launch_text(const Knobs& knobs, const std::string& size_name) {
+    std::vector<std::string> block, grid;
+    for (const char axis : {'x', 'y', 'z'}) {
+        const std::string name = std::string("block_size_") + axis;
+        const bool used = knobs.has(name);
+        block.push_back(used ? quoted(name) : axis == 'x' ? todo("threads per block in x") : "1");
+        grid.push_back(used || axis == 'x'
+                           ? todo(std::string("blocks in ") + axis + ", e.g. ceil_div(" +
+                                  size_name + ", " +
+                                  (used ? name : "<threads in " + std::string(1, axis) + ">") + ")")
+                           : "1");
+    }
+    std::string out = "  \"launch\": {\n";
+    out +=
+        "    // Kernel Tuner's convention: block_size_x/y/z are the threads per block; the grid "
+        "covers\n    // the problem (Kernel Tuner's problem_size / grid_div_x is "
+        "ceil_div(<size>, block_size_x)).\n";
+    out += "    \"block\": [" + join(block) + "],\n";
+    out += "    \"grid\": [" + join(grid) + "]\n  },\n";
+    return out;
+}
+
+}  // namespace
+
+std::string spec_skeleton(std::string_view source, const std::string& source_path,
+                          const std::string& kernel) {
+    const propose::KernelText text = propose::find_kernel(source, kernel);
+    const std::vector<propose::TemplateParameter> templates =
+        propose::template_parameters(source, text);
+    std::map<std::string, std::string> type_defaults;  // template type name -> its default
+    for (const propose::TemplateParameter& p : templates)
+        if ((p.kind == "typename" || p.kind == "class") && !p.default_value.empty())
+            type_defaults[p.name] = p.default_value;
+    const Knobs knobs = read_knobs(source);
+
+    std::vector<std::string> integer_scalars;
+    for (const propose::KernelParameter& p : text.parameters) {
+        const auto type = element_type(base_type(p));
+        if (!p.is_pointer && type && !spec::is_floating(*type) && !p.name.empty())
+            integer_scalars.push_back(p.name);
+    }
+    const std::string size_hint =
+        integer_scalars.empty() ? "" : " such as \"" + integer_scalars.front() + "\"";
+
+    std::string out;
+    out += "// Spec skeleton written by `optiml init` from " + source_path + ", kernel " + kernel +
+           ".\n";
+    out +=
+        "// Every \"TODO: ...\" is a decision still to make: the spec is rejected until each "
+        "is replaced.\n";
+    out += "// docs/spec.md documents every field.\n{\n";
+    out += "  \"name\": " + quoted(kernel) + ",\n";
+    out += "  \"source\": " + quoted(source_path) + ",\n";
+    const KernelName name = kernel_name(kernel, templates);
+    for (const std::string& comment : name.comments) out += "  // " + comment + "\n";
+    out += "  \"kernel\": " + name.json + ",\n";
+
+    std::vector<Entry> arguments;
+    for (std::size_t i = 0; i < text.parameters.size(); ++i)
+        arguments.push_back(argument_entry(text.parameters[i], i, type_defaults, size_hint));
+    write_array(out, "arguments", arguments, false);
+    out += launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
+    if (knobs.has("block_size_x") && knobs.has("block_size_y")) {
+        const std::string product = knobs.has("block_size_z")
+                                        ? "block_size_x * block_size_y * block_size_z"
+                                        : "block_size_x * block_size_y";
+        out += "  // A block holds at most 1024 threads.\n";
+        out += "  \"constraints\": [" + quoted(product + " <= 1024") + "],\n";
+    }
+
+    std::vector<Entry> parameters;
+    for (const propose::MacroDefault& macro : knobs.macros)
+        parameters.push_back(parameter_entry(macro));
+    for (const std::string& other : knobs.not_integers)
+        out += "  // " + other +
+               " has an #ifndef default that is not an integer: not a "
+               "parameter (parameters are integers).\n";
+    write_array(out, "parameters", parameters, true);
+    out += "}\n";
+    return out;
+}
+
+}  // namespace optiml::init
