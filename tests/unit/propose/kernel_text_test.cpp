@@ -86,15 +86,15 @@ __global__ void k(const float* __restrict__ a, float *const b, float* __restrict
 )";
     const KernelText k = find_kernel(source, "k");
     ASSERT_EQ(k.parameters.size(), 12u);
-    const auto& a = parameter(k, "a");
+    const KernelParameter a = parameter(k, "a");
     EXPECT_TRUE(a.is_pointer && a.pointee_const && a.has_restrict);
     EXPECT_EQ(a.declaration, "const float* __restrict__ a");
     EXPECT_EQ(span_text(source, a.begin, a.end), a.declaration);
-    const auto& b = parameter(k, "b");
+    const KernelParameter b = parameter(k, "b");
     EXPECT_TRUE(b.is_pointer && !b.pointee_const && !b.has_restrict);
     EXPECT_TRUE(parameter(k, "c").has_restrict);
     EXPECT_TRUE(parameter(k, "d").is_pointer);
-    const auto& e = parameter(k, "e");
+    const KernelParameter e = parameter(k, "e");
     EXPECT_TRUE(e.is_pointer && !e.pointee_const);
     EXPECT_EQ(e.pointer_star, source.find("* e"));
     EXPECT_TRUE(parameter(k, "f").pointee_const);
