@@ -59,4 +59,25 @@ std::optional<std::string> find_kernel_symbol(const std::vector<std::string>& sy
     return found;
 }
 
+std::string expand_defines(const std::string& name_expression,
+                           const std::map<std::string, std::int64_t>& defines) {
+    const auto identifier_char = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    std::string out;
+    for (std::size_t i = 0; i < name_expression.size();) {
+        if (!identifier_char(name_expression[i])) {
+            out += name_expression[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < name_expression.size() && identifier_char(name_expression[end])) ++end;
+        const std::string word = name_expression.substr(i, end - i);
+        const auto define = defines.find(word);
+        out += define == defines.end() ? word : std::to_string(define->second);
+        i = end;
+    }
+    return out;
+}
+
 }  // namespace optiml::compile

@@ -3,6 +3,8 @@
 // the image's entry symbols are demangled (the C++ runtime's demangler) and compared.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,5 +20,11 @@ std::string kernel_name_of_symbol(const std::string& symbol);
 // when none is (or, for an overloaded name, more than one is).
 std::optional<std::string> find_kernel_symbol(const std::vector<std::string>& symbols,
                                               const std::string& name_expression);
+
+// The name expression with each identifier that names a define replaced by its value, as the
+// preprocessor sees it: "MatrixMulCUDA<block_size>" with block_size=32 -> "MatrixMulCUDA<32>"
+// (a tuned template argument arrives as a -D; NVRTC expands it itself, demangled names do not).
+std::string expand_defines(const std::string& name_expression,
+                           const std::map<std::string, std::int64_t>& defines);
 
 }  // namespace optiml::compile

@@ -3,14 +3,17 @@
 #include "driver/init/spec_skeleton.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "driver/init/argument_types.h"
+#include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
 #include "driver/propose/tunable_knobs.h"
 
@@ -86,7 +89,7 @@ Knobs read_knobs(std::string_view source) {
 
 Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
                      const std::map<std::string, std::string>& type_defaults,
-                     const std::string& size_hint) {
+                     const std::string& size_hint, bool written) {
     const std::string name =
         parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
     std::vector<std::string> notes;
@@ -115,6 +118,11 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
             what +=
                 "const, so read only: an input, filled uniform in [0, 1) unless a \"fill\" "
                 "says otherwise (docs/spec.md, Fills).";
+        } else if (!written) {
+            // Samples often leave read-only pointers non-const (cuda-samples' matrixMul).
+            what +=
+                "not const, but the kernel never writes through it: an input, filled uniform in "
+                "[0, 1) unless a \"fill\" says otherwise (docs/spec.md, Fills).";
         } else {
             what +=
                 "written by the kernel: \"output\" if it only writes it, \"inout\" if it "
@@ -154,28 +162,77 @@ Entry parameter_entry(const propose::MacroDefault& macro) {
     return entry;
 }
 
-// "kernel": the name expression instantiating a template kernel at its defaults.
+// "kernel": the name expression. A named integer template parameter is tuned: the expression
+// names it and the spec's parameter of that name gives its value (parameters arrive as -D, and
+// NVRTC expands macros in name expressions). A type parameter is fixed at its default.
 struct KernelName {
     std::string json;
     std::vector<std::string> comments;
+    std::vector<Entry> parameters;  // the tuned template parameters
 };
 
+bool is_type_parameter(const propose::TemplateParameter& p) {
+    return p.kind == "typename" || p.kind == "class";
+}
+
+// The spec parameter standing for template parameter `p`: a macro, so it may not be spelled
+// like any identifier of the file (`-DBLOCK_SIZE=16` would turn `template <int BLOCK_SIZE>` into
+// `template <int 16>`, and host code of a mixed file has its own names).
+std::string tuned_name(const propose::TemplateParameter& p, std::string_view source) {
+    std::set<std::string> identifiers;
+    for (const propose::Token& token : propose::lex(source))
+        if (token.kind == propose::TokenKind::Identifier)
+            identifiers.insert(std::string(source.substr(token.begin, token.end - token.begin)));
+    std::string lower = p.name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const std::string& candidate : {lower, "tuned_" + lower, "optiml_" + lower})
+        if (!identifiers.contains(candidate)) return candidate;
+    return "optiml_tuned_" + lower;
+}
+
+Entry template_parameter_entry(const propose::TemplateParameter& p, const std::string& tuned) {
+    Entry entry;
+    if (p.integer_default) {
+        const std::string value = std::to_string(*p.integer_default);
+        entry.comments.push_back("template parameter " + p.kind + " " + p.name + " = " +
+                                 p.default_value + ": tuned as " + tuned +
+                                 "; add the values to try.");
+        entry.json = "{\"name\": " + quoted(tuned) + ", \"values\": [" + value + ", " +
+                     todo("more values of " + tuned + " to try") + "], \"default\": " + value +
+                     "}";
+    } else {
+        entry.comments.push_back("template parameter " + p.kind + " " + p.name +
+                                 " has no default: tuned as " + tuned +
+                                 "; give the values to try and the default (the value the "
+                                 "program launches now).");
+        entry.json = "{\"name\": " + quoted(tuned) + ", \"values\": [" +
+                     todo("values of " + tuned + " to try") +
+                     "], \"default\": " + todo("the value the program launches now") + "}";
+    }
+    return entry;
+}
+
 KernelName kernel_name(const std::string& kernel,
-                       const std::vector<propose::TemplateParameter>& parameters) {
-    KernelName name{quoted(kernel), {}};
+                       const std::vector<propose::TemplateParameter>& parameters,
+                       std::string_view source) {
+    KernelName name{quoted(kernel), {}, {}};
     if (parameters.empty()) return name;
     std::vector<std::string> arguments;
     bool complete = true;
     for (const propose::TemplateParameter& p : parameters) {
         const std::string label = p.kind + " " + (p.name.empty() ? "(unnamed)" : p.name);
-        if (p.default_value.empty()) {
+        if (!is_type_parameter(p) && !p.name.empty() &&
+            (p.default_value.empty() || p.integer_default)) {
+            const std::string tuned = tuned_name(p, source);
+            arguments.push_back(tuned);
+            name.parameters.push_back(template_parameter_entry(p, tuned));
+        } else if (p.default_value.empty()) {
             complete = false;
             name.comments.push_back("template parameter " + label + " has no default: choose it.");
         } else {
             arguments.push_back(p.default_value);
             name.comments.push_back("template parameter " + label + " = " + p.default_value +
-                                    ": the name expression fixes it (specs tune macros; make it "
-                                    "a macro with an #ifndef default to tune it).");
+                                    ": the name expression fixes it.");
         }
     }
     const std::string expression = kernel + "<" + join(arguments) + ">";
@@ -236,13 +293,15 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     out += "// docs/spec.md documents every field.\n{\n";
     out += "  \"name\": " + quoted(kernel) + ",\n";
     out += "  \"source\": " + quoted(source_path) + ",\n";
-    const KernelName name = kernel_name(kernel, templates);
+    const KernelName name = kernel_name(kernel, templates, source);
     for (const std::string& comment : name.comments) out += "  // " + comment + "\n";
     out += "  \"kernel\": " + name.json + ",\n";
 
     std::vector<Entry> arguments;
     for (std::size_t i = 0; i < text.parameters.size(); ++i)
-        arguments.push_back(argument_entry(text.parameters[i], i, type_defaults, size_hint));
+        arguments.push_back(
+            argument_entry(text.parameters[i], i, type_defaults, size_hint,
+                           text.written_parameters.contains(text.parameters[i].name)));
     write_array(out, "arguments", arguments, false);
     out += launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
     if (knobs.has("block_size_x") && knobs.has("block_size_y")) {
@@ -253,7 +312,7 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
         out += "  \"constraints\": [" + quoted(product + " <= 1024") + "],\n";
     }
 
-    std::vector<Entry> parameters;
+    std::vector<Entry> parameters = name.parameters;
     for (const propose::MacroDefault& macro : knobs.macros)
         parameters.push_back(parameter_entry(macro));
     for (const std::string& other : knobs.not_integers)

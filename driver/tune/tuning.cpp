@@ -158,7 +158,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     if (!original.ok) {
         log << prefix << "the original kernel does not compile with " << compiler_label << " ("
             << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
-            << compiler.nvrtc_log << original.log << prefix;
+            << original.log << prefix;  // NVRTC's own log was summed up above
         if (compiler.backend == compile::Backend::Nvrtc)
             log << "NVRTC compiles device code only and has no system or host headers: keep the "
                    "kernel in a file of device code (host code and headers such as <stdio.h> or "

@@ -60,6 +60,11 @@ TEST(KernelSymbol, MatchesNameExpressionsToDemangledNames) {
     EXPECT_EQ(find_kernel_symbol(symbols, "plain"), "_Z5plainPf");
     EXPECT_EQ(find_kernel_symbol(symbols, "scale_rows<64>"), std::nullopt);
     EXPECT_EQ(find_kernel_symbol({"_Z1kPf", "_Z1kPi"}, "k"), std::nullopt);  // overloaded
+    // A tuned template argument names a parameter; its -D value is what the symbol holds.
+    EXPECT_EQ(find_kernel_symbol(symbols, expand_defines("scale_rows<rows>", {{"rows", 128}})),
+              "_Z10scale_rowsILi128EEvPfi");
+    EXPECT_EQ(expand_defines("ns::k<rows, rows_x, (rows)>", {{"rows", 8}}),
+              "ns::k<8, rows_x, (8)>");
 }
 
 }  // namespace
