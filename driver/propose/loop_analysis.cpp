@@ -58,6 +58,7 @@ LoopAnalysis::LoopAnalysis(std::string_view source, const KernelText& kernel,
                            std::to_string(keyword_offset));
     }
     read_shape(static_cast<std::size_t>(at - code_.begin()));
+    if (shape_.counted && !shape_.declared_in_header) read_outside_declaration(kernel);
     read_effects();
     read_subscripts(kernel);
 }
@@ -105,10 +106,11 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
     s.condition = {semicolons[0] + 1, semicolons[1]};
     s.increment = {semicolons[1] + 1, s.close};
 
-    // T k = S: type words, the name, '=', a start.
+    // T k = S: type words, the name, '=', a start (or k = S, the type read from before).
     std::size_t eq = s.init.first;
     while (eq < s.init.end && text(eq) != "=") ++eq;
-    if (eq >= s.init.end || eq < s.init.first + 2 || eq + 1 >= s.init.end) return;
+    if (eq >= s.init.end || eq < s.init.first + 1 || eq + 1 >= s.init.end) return;
+    s.declared_in_header = eq >= s.init.first + 2;
     for (std::size_t i = s.init.first; i + 1 < eq; ++i) {
         if (!is_one_of(text(i), kTypeWords) || text(i) == "const") return;
         if (!s.type.empty()) s.type += ' ';
@@ -125,6 +127,33 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
     s.comparison = std::string(text(s.condition.first + 1));
     s.bound = {s.condition.first + 2, s.condition.end};
     s.counted = true;
+}
+
+void LoopAnalysis::read_outside_declaration(const KernelText& kernel) {
+    // Outside the loop, within the kernel, the variable may appear once: `T... k;`.
+    std::size_t declaration = code_.size();
+    for (std::size_t i = 0; i < code_.size(); ++i) {
+        const bool in_kernel = code_[i].begin > kernel.body_begin && code_[i].end < kernel.body_end;
+        const bool in_loop = i >= shape_.keyword && i < shape_.body.end;
+        if (!in_kernel || in_loop || text(i) != shape_.variable ||
+            code_[i].kind != TokenKind::Identifier || text(i - 1) == "." || text(i - 1) == "->")
+            continue;
+        if (declaration != code_.size() || text(i + 1) != ";") {
+            shape_.counted = false;
+            return;
+        }
+        declaration = i;
+    }
+    std::string type;
+    std::size_t first = declaration;
+    while (first > 0 && is_one_of(text(first - 1), kTypeWords) && text(first - 1) != "const")
+        --first;
+    for (std::size_t i = first; i < declaration; ++i) type += (type.empty() ? "" : " ") + std::string(text(i));
+    if (declaration == code_.size() || type.empty()) {
+        shape_.counted = false;
+        return;
+    }
+    shape_.type = type;
 }
 
 std::size_t LoopAnalysis::lvalue_root(std::size_t op, bool& through_memory) const {
@@ -355,6 +384,10 @@ std::string line_indent(std::string_view source, std::size_t offset) {
     const std::size_t first = i;
     while (i < offset && (source[i] == ' ' || source[i] == '\t')) ++i;
     return std::string(source.substr(first, i - first));
+}
+
+std::string indent_step(std::string_view indent) {
+    return indent.find('\t') != std::string_view::npos ? "\t" : "    ";
 }
 
 std::string indent_following_lines(std::string_view text, std::string_view extra) {

@@ -40,10 +40,13 @@ struct LoopShape {
     TokenRange init, condition, increment;
     TokenRange body;  // the statement after ')', braces included
     bool braced = false;
-    // A counted loop `for (T k = S; k OP E; INC)` (T one or two words, OP one of < <= > >= !=):
+    // A counted loop `for (T k = S; k OP E; INC)` (T builtin type words, OP one of < <= > >=
+    // !=), or `for (k = S; ...)` with `T k;` declared before it and k used nowhere else in the
+    // kernel (C89 style, as PolyBench/GPU writes its loops):
     std::string type, variable, comparison;
     TokenRange start, bound;
     bool counted = false;
+    bool declared_in_header = false;
 };
 
 class LoopAnalysis {
@@ -76,6 +79,7 @@ class LoopAnalysis {
 
   private:
     void read_shape(std::size_t keyword);
+    void read_outside_declaration(const KernelText& kernel);
     void read_effects();
     void read_subscripts(const KernelText& kernel);
     std::size_t lvalue_root(std::size_t op, bool& through_memory) const;
@@ -115,6 +119,10 @@ std::string pointee_type(std::string_view source, const KernelParameter& p);
 
 // The blanks that start the line holding `offset`.
 std::string line_indent(std::string_view source, std::size_t offset);
+
+// One level of indentation in a file whose line is indented by `indent`: a tab where it has
+// tabs, else four spaces.
+std::string indent_step(std::string_view indent);
 
 // `text` with `extra` put before every line but the first, trailing blanks of lines dropped.
 std::string indent_following_lines(std::string_view text, std::string_view extra);

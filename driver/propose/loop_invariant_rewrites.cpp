@@ -29,15 +29,16 @@ std::string guarded(std::string_view source, const KernelLoop& loop, const LoopA
                     const std::vector<std::string>& after) {
     const LoopSpan span = loop_span(source, loop, a);
     const LoopShape& s = a.shape();
+    const std::string step = indent_step(span.indent);
     const std::string start =
         s.type == "int" ? a.text(s.start) : "static_cast<" + s.type + ">(" + a.text(s.start) + ")";
     std::string out = span.lead + "if (" + start + " " + s.comparison + " " + a.text(s.bound) +
                       ") {\n";
-    for (const std::string& line : before) out += span.indent + "    " + line + "\n";
-    if (!span.pragma.empty()) out += span.indent + "    " + span.pragma + "\n";
+    for (const std::string& line : before) out += span.indent + step + line + "\n";
+    if (!span.pragma.empty()) out += span.indent + step + span.pragma + "\n";
     const std::string body = edited_text(source, loop.keyword, span.end, edits);
-    out += span.indent + "    " + indent_following_lines(body, "    ") + "\n";
-    for (const std::string& line : after) out += span.indent + "    " + line + "\n";
+    out += span.indent + step + indent_following_lines(body, step) + "\n";
+    for (const std::string& line : after) out += span.indent + step + line + "\n";
     out += span.indent + "}";
     return apply_edits(source, {{span.begin, span.end - span.begin, out}});
 }
@@ -90,11 +91,18 @@ std::optional<std::string> hoist_invariant_loads(std::string_view source, std::s
     const LoopAnalysis a(source, text, loop->keyword);
     // Without a store in the loop the compiler already loads an invariant address once.
     if (!movable(a) || !a.stores_memory()) return std::nullopt;
+    // Pointers whose elements the loop cannot change: never written by the kernel, or written
+    // elsewhere but only ever through subscripts, none of them in this loop a write.
     std::map<std::string, std::string> read_only;  // pointer -> its element type
     for (const KernelParameter& p : text.parameters) {
-        if (p.is_pointer && !p.name.empty() && !text.written_parameters.contains(p.name) &&
-            !is_volatile(p))
-            read_only[p.name] = pointee_type(source, p);
+        if (!p.is_pointer || p.name.empty() || is_volatile(p)) continue;
+        const bool unchanged =
+            !text.written_parameters.contains(p.name) ||
+            (only_subscripted(source, text, p.name) && !a.used_bare(p.name) &&
+             std::none_of(a.subscripts().begin(), a.subscripts().end(), [&](const Subscript& s) {
+                 return s.pointer == p.name && is_write_at(a, s);
+             }));
+        if (unchanged) read_only[p.name] = pointee_type(source, p);
     }
     struct Load {
         std::string pointer, index, name;

@@ -53,7 +53,8 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
 
 // Loads `p[index]` with index invariant in a loop that also stores to memory (where, without
 // __restrict__, the compiler must reload them after each store), from pointers the kernel never
-// writes, at least one of them on the body's unconditional path: read once into a const local
+// writes, or writes only through subscripts and not in this loop, at least one of them on the
+// body's unconditional path: read once into a const local
 // before the loop, inside `if (S OP E)` so that a loop that runs no iteration loads nothing.
 std::optional<std::string> hoist_invariant_loads(std::string_view source, std::string_view kernel,
                                                  int loop_line);

@@ -97,6 +97,7 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
 
     const LoopSpan span = loop_span(source, *loop, a);
     const std::string& in = span.indent;
+    const std::string t1 = indent_step(in), t2 = t1 + t1, t3 = t2 + t1;
     const std::string vector = width == 4 ? "float4" : "float2";
     const std::string bytes = width == 4 ? "16" : "8";
     const auto address = [&](const Stream& s) {
@@ -106,20 +107,21 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
                                             shape.bound.end == shape.bound.first + 1);
 
     std::string out = span.lead + "{\n";
-    out += in + "    int " + k + " = " + a.text(shape.start) + ";\n";
+    out += in + t1 + (shape.declared_in_header ? "int " : "") + k + " = " + a.text(shape.start) +
+           ";\n";
     std::string aligned;
     for (const Stream& s : streams) {
-        if (!aligned.empty()) aligned += " |\n" + in + "         ";
+        if (!aligned.empty()) aligned += " |\n" + in + t1 + "     ";
         aligned += "reinterpret_cast<unsigned long long>(" + address(s) + ")";
     }
     if (streams.size() > 1) aligned = "(" + aligned + ")";
-    out += in + "    if (" + aligned + " % " + bytes + " == 0) {\n";
-    if (!span.pragma.empty()) out += in + "        " + span.pragma + "\n";
-    out += in + "        for (; " + k + " + " + std::to_string(width - 1) + " < " + bound + "; " +
+    out += in + t1 + "if (" + aligned + " % " + bytes + " == 0) {\n";
+    if (!span.pragma.empty()) out += in + t2 + span.pragma + "\n";
+    out += in + t2 + "for (; " + k + " + " + std::to_string(width - 1) + " < " + bound + "; " +
            k + " += " + std::to_string(width) + ") {\n";
     for (const Stream& s : streams) {
         const std::string cast = "reinterpret_cast<const " + vector + "*>(" + address(s) + ")";
-        out += in + "            const " + vector + " " + s.name + " = " +
+        out += in + t3 + "const " + vector + " " + s.name + " = " +
                (s.through_ldg ? "__ldg(" + cast + ")" : "*" + cast) + ";\n";
     }
     // Lane l: the body with each vectorized load its component l, every other k as (k + l).
@@ -146,14 +148,14 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
         }
         std::string lane_text = edited_text(source, body_begin, body_end, edits);
         if (!shape.braced) lane_text = "{ " + lane_text + " }";
-        out += in + "            " + indent_following_lines(lane_text, "            ") + "\n";
+        out += in + t3 + indent_following_lines(lane_text, t3) + "\n";
     }
-    out += in + "        }\n";
-    out += in + "    }\n";
+    out += in + t2 + "}\n";
+    out += in + t1 + "}\n";
     // The remainder, and the whole loop where a pointer is misaligned: the original body.
     const std::size_t close_end = a.code()[shape.close].end;
-    out += in + "    for (; " + k + " < " + a.text(shape.bound) + "; ++" + k + ")" +
-           indent_following_lines(source.substr(close_end, body_end - close_end), "    ") + "\n";
+    out += in + t1 + "for (; " + k + " < " + a.text(shape.bound) + "; ++" + k + ")" +
+           indent_following_lines(source.substr(close_end, body_end - close_end), t1) + "\n";
     out += in + "}";
     return apply_edits(source, {{span.begin, span.end - span.begin, out}});
 }

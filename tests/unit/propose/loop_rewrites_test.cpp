@@ -206,6 +206,23 @@ TEST(HoistInvariantLoads, DeclinesWithoutAStoreAGuardedLoadOrAWrittenPointer) {
               std::nullopt);
     EXPECT_EQ(hoist_invariant_loads(kernel(params, "out[j] = w[i]; if (s) return;"), "k", 3),
               std::nullopt);
+    // Written by the kernel, but not in this loop (PolyBench's gramschmidt_kernel3): hoisted;
+    // written in it, or its pointer copied: not.
+    const std::string gram =
+        "__global__ void g(int m, int n, int j, float* a, float* r) {\n"
+        "    r[j] = 0;\n"
+        "    for (int i = 0; i < m; i++) r[j] += a[i * n + j];\n"
+        "    for (int i = 0; i < m; i++) a[i * n + j] -= r[j];\n}\n";
+    const auto hoisted = hoist_invariant_loads(gram, "g", 4);
+    ASSERT_TRUE(hoisted.has_value());
+    EXPECT_NE(hoisted->find("        const float r_hoisted = r[j];\n"
+                            "        for (int i = 0; i < m; i++) a[i * n + j] -= r_hoisted;\n"),
+              std::string::npos)
+        << *hoisted;
+    EXPECT_EQ(hoist_invariant_loads(gram, "g", 3), std::nullopt);  // r[j] is written there
+    std::string copied = gram;
+    copied.insert(copied.rfind('}'), "    float* q = r;\n");
+    EXPECT_EQ(hoist_invariant_loads(copied, "g", 4), std::nullopt);
 }
 
 TEST(AccumulateInRegister, AccumulatesLocallyAndStoresOnceAfterTheLoop) {
