@@ -14,36 +14,38 @@ bool is_one_of(std::string_view word, std::span<const std::string_view> words) {
     return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-constexpr std::array<std::string_view, 11> kAssignments = {"=",  "+=", "-=", "*=",  "/=", "%=",
-                                                           "&=", "|=", "^=", "<<=", ">>="};
+constexpr std::array<std::string_view, 11> kAssignments = {
+    "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 constexpr std::array<std::string_view, 4> kJumps = {"break", "continue", "return", "goto"};
 constexpr std::array<std::string_view, 5> kComparisons = {"<", "<=", ">", ">=", "!="};
 // Words before '(' that are not calls, and casts whose '<...>' precedes it.
-constexpr std::array<std::string_view, 7> kNotCalls = {"if",     "for",    "while",      "switch",
-                                                       "return", "sizeof", "__builtin_expect"};
+constexpr std::array<std::string_view, 7> kNotCalls = {
+    "if", "for", "while", "switch", "return", "sizeof", "__builtin_expect"};
 constexpr std::array<std::string_view, 3> kCasts = {"static_cast", "reinterpret_cast",
                                                     "const_cast"};
 constexpr std::array<std::string_view, 14> kTypeWords = {
-    "bool",   "char",   "short",  "int",    "long",  "float", "double",
+    "bool",   "char",   "short",  "int",    "long",   "float",    "double",
     "signed", "size_t", "__half", "float2", "float4", "unsigned", "const"};
 // Functions without side effects on memory a loop body may call: CUDA's math library (single
 // and double precision, intrinsics), min/max/abs, vector constructors, and the __ldg load.
 constexpr std::array<std::string_view, 73> kPureFunctions = {
-    "expf",       "exp2f",      "exp10f",     "expm1f",     "logf",       "log2f",  "log10f",
-    "log1pf",     "powf",       "sqrtf",      "rsqrtf",     "cbrtf",      "sinf",   "cosf",
-    "tanf",       "sincosf",    "tanhf",      "erff",       "fabsf",      "fminf",  "fmaxf",
-    "fmaf",       "floorf",     "ceilf",      "truncf",     "roundf",     "rintf",  "hypotf",
-    "fmodf",      "exp",        "exp2",       "log",        "log2",       "log10",  "pow",
-    "sqrt",       "rsqrt",      "sin",        "cos",        "tan",        "tanh",   "erf",
-    "fabs",       "fmin",       "fmax",       "fma",        "floor",      "ceil",   "min",
-    "max",        "abs",        "__expf",     "__logf",     "__powf",     "__sinf", "__cosf",
-    "__fdividef", "__fmaf_rn",  "__fmul_rn",  "__fadd_rn",  "__fsqrt_rn", "__frcp_rn",
-    "__saturatef", "make_float2", "make_float3", "make_float4", "make_int2", "make_int4",
-    "__ldg",      "float",      "int",        "double",     "unsigned"};
+    "expf",       "exp2f",     "exp10f",      "expm1f",      "logf",        "log2f",
+    "log10f",     "log1pf",    "powf",        "sqrtf",       "rsqrtf",      "cbrtf",
+    "sinf",       "cosf",      "tanf",        "sincosf",     "tanhf",       "erff",
+    "fabsf",      "fminf",     "fmaxf",       "fmaf",        "floorf",      "ceilf",
+    "truncf",     "roundf",    "rintf",       "hypotf",      "fmodf",       "exp",
+    "exp2",       "log",       "log2",        "log10",       "pow",         "sqrt",
+    "rsqrt",      "sin",       "cos",         "tan",         "tanh",        "erf",
+    "fabs",       "fmin",      "fmax",        "fma",         "floor",       "ceil",
+    "min",        "max",       "abs",         "__expf",      "__logf",      "__powf",
+    "__sinf",     "__cosf",    "__fdividef",  "__fmaf_rn",   "__fmul_rn",   "__fadd_rn",
+    "__fsqrt_rn", "__frcp_rn", "__saturatef", "make_float2", "make_float3", "make_float4",
+    "make_int2",  "make_int4", "__ldg",       "float",       "int",         "double",
+    "unsigned"};
 
 bool ends_operand(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::Identifier || token.kind == TokenKind::Number ||
-           text == ")" || text == "]";
+    return token.kind == TokenKind::Identifier || token.kind == TokenKind::Number || text == ")" ||
+           text == "]";
 }
 
 }  // namespace
@@ -69,8 +71,8 @@ std::string_view LoopAnalysis::text(std::size_t i) const {
 
 std::string LoopAnalysis::text(TokenRange range) const {
     if (range.empty()) return "";
-    return std::string(
-        source_.substr(code_[range.first].begin, code_[range.end - 1].end - code_[range.first].begin));
+    return std::string(source_.substr(code_[range.first].begin,
+                                      code_[range.end - 1].end - code_[range.first].begin));
 }
 
 std::string LoopAnalysis::spelling(TokenRange range) const {
@@ -148,7 +150,8 @@ void LoopAnalysis::read_outside_declaration(const KernelText& kernel) {
     std::size_t first = declaration;
     while (first > 0 && is_one_of(text(first - 1), kTypeWords) && text(first - 1) != "const")
         --first;
-    for (std::size_t i = first; i < declaration; ++i) type += (type.empty() ? "" : " ") + std::string(text(i));
+    for (std::size_t i = first; i < declaration; ++i)
+        type += (type.empty() ? "" : " ") + std::string(text(i));
     if (declaration == code_.size() || type.empty()) {
         shape_.counted = false;
         return;
@@ -277,7 +280,8 @@ void LoopAnalysis::read_subscripts(const KernelText& kernel) {
         s.pointer = std::string(text(i));
         s.index = {i + 2, close};
         s.whole = {i, close + 1};
-        if (before == "&" && text(i - 2) == "(" && text(i - 3) == "__ldg" && text(close + 1) == ")") {
+        if (before == "&" && text(i - 2) == "(" && text(i - 3) == "__ldg" &&
+            text(close + 1) == ")") {
             s.through_ldg = true;
             s.whole = {i - 3, close + 2};
         } else if (before == "&" && is_prefix_operator(code_, source_, i - 1)) {
@@ -379,7 +383,8 @@ std::string pointee_type(std::string_view source, const KernelParameter& p) {
 }
 
 std::string line_indent(std::string_view source, std::size_t offset) {
-    const std::size_t newline = offset == 0 ? std::string_view::npos : source.rfind('\n', offset - 1);
+    const std::size_t newline =
+        offset == 0 ? std::string_view::npos : source.rfind('\n', offset - 1);
     std::size_t i = newline == std::string_view::npos ? 0 : newline + 1;
     const std::size_t first = i;
     while (i < offset && (source[i] == ' ' || source[i] == '\t')) ++i;

@@ -35,7 +35,7 @@ struct Subscript {
 };
 
 struct LoopShape {
-    std::size_t keyword = 0;  // code token of `for`
+    std::size_t keyword = 0;          // code token of `for`
     std::size_t open = 0, close = 0;  // the header's parentheses
     TokenRange init, condition, increment;
     TokenRange body;  // the statement after ')', braces included

@@ -32,8 +32,8 @@ std::string guarded(std::string_view source, const KernelLoop& loop, const LoopA
     const std::string step = indent_step(span.indent);
     const std::string start =
         s.type == "int" ? a.text(s.start) : "static_cast<" + s.type + ">(" + a.text(s.start) + ")";
-    std::string out = span.lead + "if (" + start + " " + s.comparison + " " + a.text(s.bound) +
-                      ") {\n";
+    std::string out =
+        span.lead + "if (" + start + " " + s.comparison + " " + a.text(s.bound) + ") {\n";
     for (const std::string& line : before) out += span.indent + step + line + "\n";
     if (!span.pragma.empty()) out += span.indent + step + span.pragma + "\n";
     const std::string body = edited_text(source, loop.keyword, span.end, edits);

@@ -103,8 +103,8 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
     const auto address = [&](const Stream& s) {
         return s.pointer + " + " + (s.base.empty() ? "" : parenthesized(s.base, false) + " + ") + k;
     };
-    const std::string bound = parenthesized(a.text(shape.bound),
-                                            shape.bound.end == shape.bound.first + 1);
+    const std::string bound =
+        parenthesized(a.text(shape.bound), shape.bound.end == shape.bound.first + 1);
 
     std::string out = span.lead + "{\n";
     out += in + t1 + (shape.declared_in_header ? "int " : "") + k + " = " + a.text(shape.start) +
@@ -117,8 +117,8 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
     if (streams.size() > 1) aligned = "(" + aligned + ")";
     out += in + t1 + "if (" + aligned + " % " + bytes + " == 0) {\n";
     if (!span.pragma.empty()) out += in + t2 + span.pragma + "\n";
-    out += in + t2 + "for (; " + k + " + " + std::to_string(width - 1) + " < " + bound + "; " +
-           k + " += " + std::to_string(width) + ") {\n";
+    out += in + t2 + "for (; " + k + " + " + std::to_string(width - 1) + " < " + bound + "; " + k +
+           " += " + std::to_string(width) + ") {\n";
     for (const Stream& s : streams) {
         const std::string cast = "reinterpret_cast<const " + vector + "*>(" + address(s) + ")";
         out += in + t3 + "const " + vector + " " + s.name + " = " +
@@ -138,12 +138,16 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
         }
         if (lane > 0) {
             for (std::size_t t = shape.body.first; t < shape.body.end; ++t) {
-                const bool replaced = std::any_of(edits.begin(), edits.end(), [&](const TextEdit& e) {
-                    return e.offset <= a.code()[t].begin && a.code()[t].end <= e.offset + e.length;
-                });
-                if (replaced || a.text(t) != k || a.code()[t].kind != TokenKind::Identifier) continue;
+                const bool replaced =
+                    std::any_of(edits.begin(), edits.end(), [&](const TextEdit& e) {
+                        return e.offset <= a.code()[t].begin &&
+                               a.code()[t].end <= e.offset + e.length;
+                    });
+                if (replaced || a.text(t) != k || a.code()[t].kind != TokenKind::Identifier)
+                    continue;
                 if (t > 0 && (a.text(t - 1) == "." || a.text(t - 1) == "->")) continue;
-                edits.push_back({a.code()[t].begin, k.size(), "(" + k + " + " + std::to_string(lane) + ")"});
+                edits.push_back(
+                    {a.code()[t].begin, k.size(), "(" + k + " + " + std::to_string(lane) + ")"});
             }
         }
         std::string lane_text = edited_text(source, body_begin, body_end, edits);

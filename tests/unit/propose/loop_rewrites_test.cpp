@@ -61,14 +61,16 @@ TEST(VectorizeLoads, Float4LanesInOrderThenTheOriginalLoopForTheRest) {
 }
 
 TEST(VectorizeLoads, Float2OfTwoStreamsWithOtherUsesOfTheIndexShifted) {
-    const std::string source = R"(__global__ void dot(int n, const float* a, const float* b, float* out) {
+    const std::string source =
+        R"(__global__ void dot(int n, const float* a, const float* b, float* out) {
     float s = 0.0f;
     for (int k = 1; k < n - 1; k++)
         s += a[k + blockIdx.x] * b[k] * k;
     out[blockIdx.x] = s;
 }
 )";
-    const std::string expected = R"(__global__ void dot(int n, const float* a, const float* b, float* out) {
+    const std::string expected =
+        R"(__global__ void dot(int n, const float* a, const float* b, float* out) {
     float s = 0.0f;
     {
         int k = 1;
@@ -141,8 +143,9 @@ TEST(VectorizeLoads, DeclinesWhereTheLanesCouldNotRunTheBodyAsIs) {
     EXPECT_EQ(vectorize_loads(loop(loop_header, "s += x[c];", "const int* x"), "k", 3, 4),
               std::nullopt);
     EXPECT_TRUE(vectorize_loads(loop(loop_header, "s += x[c];", "float* x"), "k", 3, 4));
-    const std::string written = "__global__ void k(int d, float* x) {\n    float s = 0;\n"
-                                "    for (int c = 0; c < d; ++c) s += x[c];\n    x[0] = s;\n}\n";
+    const std::string written =
+        "__global__ void k(int d, float* x) {\n    float s = 0;\n"
+        "    for (int c = 0; c < d; ++c) s += x[c];\n    x[0] = s;\n}\n";
     EXPECT_EQ(vectorize_loads(written, "k", 3, 4), std::nullopt);
     EXPECT_EQ(vectorize_loads(kNorms, "dist", 7, 4), std::nullopt);  // no loop there
     EXPECT_THROW(vectorize_loads(kNorms, "dist", 4, 3), RewriteError);
@@ -200,10 +203,10 @@ TEST(HoistInvariantLoads, DeclinesWithoutAStoreAGuardedLoadOrAWrittenPointer) {
               std::nullopt);
     // The index changes, the pointer is written, the loop may leave early.
     EXPECT_EQ(hoist_invariant_loads(kernel(params, "out[j] = w[i]; ++i;"), "k", 3), std::nullopt);
-    EXPECT_EQ(hoist_invariant_loads(kernel("float* w, const float* x, float* out",
-                                           "out[j] = w[i]; w[j] = 0;"),
-                                    "k", 3),
-              std::nullopt);
+    EXPECT_EQ(
+        hoist_invariant_loads(
+            kernel("float* w, const float* x, float* out", "out[j] = w[i]; w[j] = 0;"), "k", 3),
+        std::nullopt);
     EXPECT_EQ(hoist_invariant_loads(kernel(params, "out[j] = w[i]; if (s) return;"), "k", 3),
               std::nullopt);
     // Written by the kernel, but not in this loop (PolyBench's gramschmidt_kernel3): hoisted;
@@ -241,11 +244,13 @@ TEST(AccumulateInRegister, AccumulatesLocallyAndStoresOnceAfterTheLoop) {
 )";
     EXPECT_EQ(accumulate_in_register(kScale, "scale", 3), expected);
     // Composed with the hoist, either order: both edits, each loop guard kept.
-    const auto both = hoist_invariant_loads(*accumulate_in_register(kScale, "scale", 3), "scale", 5);
+    const auto both =
+        hoist_invariant_loads(*accumulate_in_register(kScale, "scale", 3), "scale", 5);
     ASSERT_TRUE(both.has_value());
     EXPECT_NE(both->find("norms_hoisted;\n                sums_acc +="), std::string::npos)
         << *both;
-    const auto other = accumulate_in_register(*hoist_invariant_loads(kScale, "scale", 3), "scale", 5);
+    const auto other =
+        accumulate_in_register(*hoist_invariant_loads(kScale, "scale", 3), "scale", 5);
     ASSERT_TRUE(other.has_value());
     EXPECT_NE(other->find("norms_hoisted;\n                sums_acc +="), std::string::npos)
         << *other;
@@ -260,13 +265,12 @@ TEST(AccumulateInRegister, DeclinesWhereTheElementIsNotTheLoopsAlone) {
     ASSERT_TRUE(accumulate_in_register(kernel("out[i] += x[j];"), "k", 2));
     ASSERT_TRUE(accumulate_in_register(kernel("out[i] = out[i] * x[j];"), "k", 2));
     // Another element of the same array, a read through another name, a copy of the pointer.
-    EXPECT_EQ(accumulate_in_register(kernel("out[i] += x[j]; out[j] = 0;"), "k", 2),
-              std::nullopt);
+    EXPECT_EQ(accumulate_in_register(kernel("out[i] += x[j]; out[j] = 0;"), "k", 2), std::nullopt);
     EXPECT_EQ(accumulate_in_register(kernel("out[i] += x[j];", "    float* o = out;\n"), "k", 2),
               std::nullopt);
-    EXPECT_EQ(accumulate_in_register(kernel("out[i] += x[j];", "    atomicAdd(&out[0], 1);\n"),
-                                     "k", 2),
-              std::nullopt);
+    EXPECT_EQ(
+        accumulate_in_register(kernel("out[i] += x[j];", "    atomicAdd(&out[0], 1);\n"), "k", 2),
+        std::nullopt);
     // Read but never written; written only under a condition; a changing index; an early exit.
     EXPECT_EQ(accumulate_in_register(kernel("float v = out[i] * x[j];"), "k", 2), std::nullopt);
     EXPECT_EQ(accumulate_in_register(kernel("if (x[j] > 0) out[i] += x[j];"), "k", 2),
