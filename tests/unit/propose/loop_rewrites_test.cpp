@@ -282,5 +282,44 @@ TEST(AccumulateInRegister, DeclinesWhereTheElementIsNotTheLoopsAlone) {
               std::nullopt);
 }
 
+// PolyBench/GPU's C89 loops, tab-indented: the variable declared before the loop is read as the
+// loop's own; the rewrites indent with tabs, and chain.
+TEST(LoopRewrites, C89LoopsAccumulatedThenVectorized) {
+    const std::string source =
+        "__global__ void mv(int n, float *a, float *x1, float *y_1)\n{\n"
+        "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint j;\n"
+        "\tfor(j=0; j < n; j++)\n\t\tx1[i] += a[i * n + j] * y_1[j];\n}\n";
+    const std::string accumulated =
+        "__global__ void mv(int n, float *a, float *x1, float *y_1)\n{\n"
+        "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint j;\n"
+        "\tif (0 < n) {\n\t\tfloat x1_acc = x1[i];\n"
+        "\t\tfor(j=0; j < n; j++)\n\t\t\tx1_acc += a[i * n + j] * y_1[j];\n"
+        "\t\tx1[i] = x1_acc;\n\t}\n}\n";
+    EXPECT_EQ(vectorize_loads(source, "mv", 5, 4), std::nullopt);  // the loop stores x1[i]
+    ASSERT_EQ(accumulate_in_register(source, "mv", 5), accumulated);
+    const std::string vectorized =
+        "__global__ void mv(int n, float *a, float *x1, float *y_1)\n{\n"
+        "\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n\tint j;\n"
+        "\tif (0 < n) {\n\t\tfloat x1_acc = x1[i];\n"
+        "\t\t{\n\t\t\tj = 0;\n"
+        "\t\t\tif ((reinterpret_cast<unsigned long long>(a + (i * n) + j) |\n"
+        "\t\t\t     reinterpret_cast<unsigned long long>(y_1 + j)) % 16 == 0) {\n"
+        "\t\t\t\tfor (; j + 3 < n; j += 4) {\n"
+        "\t\t\t\t\tconst float4 a_vec = *reinterpret_cast<const float4*>(a + (i * n) + j);\n"
+        "\t\t\t\t\tconst float4 y_1_vec = *reinterpret_cast<const float4*>(y_1 + j);\n"
+        "\t\t\t\t\t{ x1_acc += a_vec.x * y_1_vec.x; }\n"
+        "\t\t\t\t\t{ x1_acc += a_vec.y * y_1_vec.y; }\n"
+        "\t\t\t\t\t{ x1_acc += a_vec.z * y_1_vec.z; }\n"
+        "\t\t\t\t\t{ x1_acc += a_vec.w * y_1_vec.w; }\n"
+        "\t\t\t\t}\n\t\t\t}\n"
+        "\t\t\tfor (; j < n; ++j)\n\t\t\t\tx1_acc += a[i * n + j] * y_1[j];\n"
+        "\t\t}\n\t\tx1[i] = x1_acc;\n\t}\n}\n";
+    EXPECT_EQ(vectorize_loads(accumulated, "mv", 7, 4), vectorized);
+    // A loop variable used after the loop is not the loop's own: nothing is rewritten.
+    std::string used_after = source;
+    used_after.insert(used_after.rfind('}'), "\tx1[0] = j;\n");
+    EXPECT_EQ(accumulate_in_register(used_after, "mv", 5), std::nullopt);
+}
+
 }  // namespace
 }  // namespace optiml::propose
