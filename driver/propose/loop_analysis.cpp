@@ -207,7 +207,7 @@ void LoopAnalysis::read_effects() {
                 j = text(j) == "[" ? matching_bracket(code_, source_, j) : j + 1;
             }
             if (through_memory && i >= shape_.body.first) stores_memory_ = true;
-        } else if (t == "&" && is_prefix_operator(code_, source_, i) &&
+        } else if (t == "&" && is_prefix_operator(code_, source_, i) && i + 1 < code_.size() &&
                    code_[i + 1].kind == TokenKind::Identifier && text(i + 2) != "[") {
             modified_.insert(std::string(text(i + 1)));  // its address may be stored through
         } else if (t == "(" && i > first) {
