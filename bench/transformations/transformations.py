@@ -7,7 +7,7 @@
       [--md FILE]
 
 Run on the GPU machine from the repository root with a built `build/`. For each kernel (the two
-examples and five kernels of tests/data/kernels, see KERNELS) it runs, one after the other:
+examples and eight kernels of tests/data/kernels, see KERNELS) it runs, one after the other:
 
 1. `optiml tune --spec <spec> --strategy exhaustive` with a budget larger than the space (the
    best pure-parameter configuration; profiling off, it comes after the search and does not
@@ -47,6 +47,8 @@ KERNELS = [
     ("naive_transpose", "tests/data/kernels/naive_transpose/naive_transpose.optiml.json"),
     ("nbody", "tests/data/kernels/nbody/nbody.optiml.json"),
     ("rbf_kernel_matrix", "tests/data/kernels/rbf_kernel_matrix/rbf_kernel_matrix.optiml.json"),
+    ("mvt", "tests/data/kernels/mvt/mvt.optiml.json"),
+    ("gemm", "tests/data/kernels/gemm/gemm.optiml.json"),
 ]
 CHARACTER = {
     "saxpy": "streaming, memory-bound",
@@ -57,7 +59,13 @@ CHARACTER = {
     "naive_transpose": "memory-bound, poor coalescing",
     "nbody": "compute, occupancy-limited",
     "rbf_kernel_matrix": "load-bound (strided point reads), transcendental math",
+    "mvt": "latency-bound matrix-vector, accumulates in global memory",
+    "gemm": "naive matrix product, accumulates in global memory",
 }
+# The rule rewrites (driver/propose/rewrite_moves.cpp), listed in the per-transformation table
+# even where no tree proposed them, so that a rewrite never offered shows as such.
+REWRITES = ["restrict_pointers", "load_through_ldg", "unroll", "launch_bounds",
+            "vectorize_loads", "hoist_invariant_loads", "accumulate_in_register"]
 LOG_TAIL_LINES = 25
 
 
@@ -387,6 +395,9 @@ def transformation_table(records):
                     s["held"] += 1
     if not stats:
         return "No manifest has a `search.tree`: no per-transformation statistics."
+    for name in REWRITES:
+        stats.setdefault((name, "rewrite"), {"proposed": 0, "accepted": 0, "winning": 0,
+                                             "held": 0, "measured": 0, "kernels": set()})
     lines = ["| transformation | kind | proposed | accepted (verified ok) | on a winning path | "
              "direction held / measured | kernels |",
              "|---|---|---|---|---|---|---|"]

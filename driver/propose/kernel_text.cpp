@@ -193,32 +193,6 @@ class Locator {
         return p;
     }
 
-    // One past the statement starting at code token i.
-    std::size_t statement_end(std::size_t i) const {
-        if (i >= code_.size()) return i;
-        const std::string_view t = text(i);
-        if (t == "{") return match(i) + 1;
-        if ((t == "for" || t == "while" || t == "switch") && text(i + 1) == "(") {
-            return statement_end(match(i + 1) + 1);
-        }
-        if (t == "if") {
-            std::size_t condition = i + 1;
-            if (text(condition) == "constexpr") ++condition;
-            const std::size_t end = statement_end(match(condition) + 1);
-            return text(end) == "else" ? statement_end(end + 1) : end;
-        }
-        if (t == "do") {
-            const std::size_t end = statement_end(i + 1);  // at `while`
-            return match(end + 1) + 2;                     // past `(...)` and ';'
-        }
-        for (std::size_t j = i; j < code_.size(); ++j) {
-            const std::string_view u = text(j);
-            if (u == ";") return j + 1;
-            if (u == "(" || u == "[" || u == "{") j = match(j);
-        }
-        return code_.size();
-    }
-
     std::vector<KernelLoop> loops(std::size_t body, std::size_t body_close) const {
         struct Extent {
             std::size_t begin, end;
@@ -234,7 +208,7 @@ class Locator {
                 std::count_if(extents.begin(), extents.end(),
                               [&](const Extent& e) { return e.begin < i && i < e.end; }));
             loop.has_unroll_pragma = unroll_pragma_before(i);
-            const std::size_t end = statement_end(i);
+            const std::size_t end = statement_end(code_, source_, i);
             loop.last_line = code_[std::min(end, code_.size()) - 1].line;
             extents.push_back({i, end});
             result.push_back(loop);
@@ -260,6 +234,35 @@ class Locator {
 };
 
 }  // namespace
+
+std::size_t statement_end(std::span<const Token> code, std::string_view source, std::size_t i) {
+    const auto text = [&](std::size_t j) {
+        return j < code.size() ? token_text(source, code[j]) : std::string_view();
+    };
+    const auto match = [&](std::size_t open) { return matching_bracket(code, source, open); };
+    if (i >= code.size()) return i;
+    const std::string_view t = text(i);
+    if (t == "{") return match(i) + 1;
+    if ((t == "for" || t == "while" || t == "switch") && text(i + 1) == "(") {
+        return statement_end(code, source, match(i + 1) + 1);
+    }
+    if (t == "if") {
+        std::size_t condition = i + 1;
+        if (text(condition) == "constexpr") ++condition;
+        const std::size_t end = statement_end(code, source, match(condition) + 1);
+        return text(end) == "else" ? statement_end(code, source, end + 1) : end;
+    }
+    if (t == "do") {
+        const std::size_t end = statement_end(code, source, i + 1);  // at `while`
+        return match(end + 1) + 2;                                   // past `(...)` and ';'
+    }
+    for (std::size_t j = i; j < code.size(); ++j) {
+        const std::string_view u = text(j);
+        if (u == ";") return j + 1;
+        if (u == "(" || u == "[" || u == "{") j = match(j);
+    }
+    return code.size();
+}
 
 KernelText find_kernel(std::string_view source, std::string_view name) {
     const Tokens tokens(source);

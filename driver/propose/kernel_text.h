@@ -7,9 +7,12 @@
 #include <cstddef>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "driver/propose/cuda_tokens.h"
 
 namespace optiml::propose {
 
@@ -52,6 +55,10 @@ struct KernelText {
 // The definition of the __global__ function `name`; throws RewriteError when there is none or
 // more than one. Declarations without a body, comments, strings and directives are skipped.
 KernelText find_kernel(std::string_view source, std::string_view name);
+
+// One past the statement starting at code token i of `code` (a block, a for/while/switch/if/do
+// statement with its body, or up to its ';'); code.size() when it does not end.
+std::size_t statement_end(std::span<const Token> code, std::string_view source, std::size_t i);
 
 // For a directive `#pragma unroll [factor]`: the factor's text ("" when none); nullopt for any
 // other directive.

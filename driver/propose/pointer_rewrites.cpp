@@ -6,6 +6,7 @@
 
 #include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
+#include "driver/propose/loop_analysis.h"
 #include "driver/propose/rewrites.h"
 #include "driver/propose/text_edits.h"
 
@@ -28,19 +29,6 @@ TextEdit pointee_const(std::string_view source, const KernelParameter& p) {
     if (std::count(declaration.begin(), declaration.end(), '*') == 1) return {p.begin, 0, "const "};
     const bool blank_before = is_blank(source[p.pointer_star - 1]);
     return {p.pointer_star, 0, blank_before ? "const " : " const"};
-}
-
-// The pointee's type with qualifiers dropped, words joined by one space: "unsigned int".
-std::string pointee_type(std::string_view source, const KernelParameter& p) {
-    const std::string_view head = source.substr(p.begin, p.pointer_star - p.begin);
-    std::string type;
-    for (const Token& token : code_tokens(head)) {
-        const std::string_view word = token_text(head, token);
-        if (word == "const" || word == "volatile" || word == "__restrict__") continue;
-        if (!type.empty()) type += ' ';
-        type += word;
-    }
-    return type;
 }
 
 // The element types the CUDA headers declare an __ldg overload for.

@@ -97,6 +97,49 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
         }
     }
 
+    // Loop rewrites on every loop where their precondition holds, citing the dominant stall the
+    // loop holds when there is one (else the diagnosis).
+    for (const KernelLoop& loop : kernel.loops) {
+        std::vector<std::string> cited;
+        if (evidence && evidence->stalls)
+            for (const auto& stall : evidence->stalls->dominant)
+                if (loop_holding(kernel, stall.line) == &loop) cited.push_back(stall.id);
+        if (cited.empty()) cited.push_back(memory_bound ? "roofline" : "metrics");
+        const std::string where = "line " + std::to_string(loop.line);
+        // A loop the analysis cannot read (an unclosed header) is not rewritten.
+        const auto attempt = [](const auto& rewrite) -> std::optional<std::string> {
+            try {
+                return rewrite();
+            } catch (const RewriteError&) {
+                return std::nullopt;
+            }
+        };
+        for (const int width : {4, 2}) {
+            const std::string vector = width == 4 ? "float4" : "float2";
+            offer(
+                attempt([&] { return vectorize_loads(source, context_.kernel, loop.line, width); }),
+                {"vectorize_loads " + where + " " + vector,
+                 "the loop reads float streams one element an iteration: one " + vector +
+                     " load every " + std::to_string(width) +
+                     " iterations where aligned cuts load instructions and the L1 "
+                     "wavefronts each line costs",
+                 cited,
+                 {{"instructions_executed", -1}, {"l1tex_sectors", -1}}});
+        }
+        offer(attempt([&] { return hoist_invariant_loads(source, context_.kernel, loop.line); }),
+              {"hoist_invariant_loads " + where,
+               "the loop stores through a pointer, so without proof of no aliasing the compiler "
+               "reloads its invariant loads every iteration: loaded once before it",
+               cited,
+               {{"instructions_executed", -1}, {"l1tex_sectors", -1}}});
+        offer(attempt([&] { return accumulate_in_register(source, context_.kernel, loop.line); }),
+              {"accumulate_in_register " + where,
+               "the loop reads and writes one global element every iteration: accumulated in a "
+               "register and stored once after the loop",
+               cited,
+               {{"instructions_executed", -1}, {"l1tex_sectors", -1}, {"l2_sectors", -1}}});
+    }
+
     // Launch bounds at the node's block size, where registers limit how many warps fit.
     if (!kernel.has_launch_bounds && node.metrics && context_.block_threads) {
         const auto registers = node.metrics->find("registers_per_thread");

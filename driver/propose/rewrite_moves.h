@@ -2,7 +2,10 @@
 // citing the evidence it answers: `__restrict__`/const on the pointers (the spec's read-only
 // arguments become const), loads of read-only arguments through `__ldg`, `#pragma unroll` on the
 // loop that holds a dominant stall (PC sampling) or, unprofiled, on innermost loops, and
-// `__launch_bounds__` at the node's block size where registers limit occupancy. Rewrites edit
+// `__launch_bounds__` at the node's block size where registers limit occupancy; on each loop
+// where their preconditions hold, float4/float2 loads of unit-stride float streams, invariant
+// loads hoisted out of a storing loop, and a read-modified-written element accumulated in a
+// register (citing the stall the loop holds, else the diagnosis). Rewrites edit
 // only the kernel's own text (rewrites.h) and compose.
 #pragma once
 

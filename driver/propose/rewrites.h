@@ -34,4 +34,37 @@ std::optional<std::string> restrict_pointers(std::string_view source, std::strin
 std::optional<std::string> load_through_ldg(std::string_view source, std::string_view kernel,
                                             const std::set<std::string>& read_only);
 
+// The loop rewrites below take the loop by the line of its `for` (the first there) and need a
+// counted loop `for (T k = S; k OP E; ...)` whose S and E the loop does not change; none applies
+// to a loop that leaves early (break, continue, return, goto) or calls anything but pure math
+// functions (so no barrier, atomic or shuffle: threads may take different paths through them).
+// Like restrict_pointers they take the pointer arguments not to overlap (the spec passes each its
+// own allocation), and a pointer the kernel copies or passes on is treated as written.
+
+// The loads `p[base + k]` (or `p[k + base]`, `p[k]`, `__ldg(&p[...])`) of float pointers the
+// kernel never writes, with base invariant, in a loop `for (int k = S; k < E; ++k)` that stores
+// to no memory: the loop becomes a block that runs `width` (2 or 4) iterations at a time on one
+// float2/float4 load a stream, each iteration's body kept whole and in order (bit-identical
+// arithmetic), when every stream's address is aligned at run time, then the original loop for
+// the remaining iterations (all of them when misaligned). nullopt where the loop does not
+// qualify or has no such load.
+std::optional<std::string> vectorize_loads(std::string_view source, std::string_view kernel,
+                                           int loop_line, int width);
+
+// Loads `p[index]` with index invariant in a loop that also stores to memory (where, without
+// __restrict__, the compiler must reload them after each store), from pointers the kernel never
+// writes, or writes only through subscripts and not in this loop, at least one of them on the
+// body's unconditional path: read once into a const local
+// before the loop, inside `if (S OP E)` so that a loop that runs no iteration loads nothing.
+std::optional<std::string> hoist_invariant_loads(std::string_view source, std::string_view kernel,
+                                                 int loop_line);
+
+// An element `p[index]` a loop reads and writes (`p[i] += ...`) at an invariant index, where the
+// loop touches p nowhere else and the kernel only ever subscripts p (never copies it, takes an
+// element's address or loads it through __ldg), at least once on the body's unconditional path:
+// a local accumulator loaded before the loop, used inside it, and stored once after it, inside
+// `if (S OP E)`. The same operations in the same order: bit-identical.
+std::optional<std::string> accumulate_in_register(std::string_view source, std::string_view kernel,
+                                                  int loop_line);
+
 }  // namespace optiml::propose

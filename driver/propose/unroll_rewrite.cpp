@@ -4,6 +4,7 @@
 
 #include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
+#include "driver/propose/loop_analysis.h"
 #include "driver/propose/rewrite_error.h"
 #include "driver/propose/rewrites.h"
 #include "driver/propose/text_edits.h"
@@ -13,19 +14,6 @@ namespace {
 
 bool is_blank(char c) {
     return c == ' ' || c == '\t';
-}
-
-// The directive right before the token starting at `offset`, if only blanks and comments lie
-// between.
-const Token* directive_before(const std::vector<Token>& tokens, std::size_t offset) {
-    const auto at = std::find_if(tokens.begin(), tokens.end(),
-                                 [&](const Token& t) { return t.begin == offset; });
-    for (auto it = at; it != tokens.begin();) {
-        --it;
-        if (it->kind == TokenKind::Whitespace || it->kind == TokenKind::Comment) continue;
-        return it->kind == TokenKind::Preprocessor ? &*it : nullptr;
-    }
-    return nullptr;
 }
 
 // The new pragma line before `keyword`, in the file's line ending, indented like its line; a

@@ -189,6 +189,64 @@ TEST(RewriteMoves, UnrollsTheLoopHoldingADominantStallAndCitesIt) {
     EXPECT_EQ(find(offered, "launch_bounds"), nullptr);  // registers unknown
 }
 
+const char* kRowSums =
+    R"(__global__ void row_sums(int n, const float* in, const float* w, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < n; ++j) out[i] += in[i * n + j] * w[0];
+}
+)";
+
+TEST(RewriteMoves, LoopRewritesWhereTheirPreconditionsHoldAndTheyChain) {
+    Texts texts;
+    RewriteMoves moves(texts.context("row_sums", kRowSums));
+    search::Candidate root({{"BLOCK", 256}});
+    const auto offered = moves.propose(node(root, nullptr, "memory"));
+    const auto* accumulate = find(offered, "accumulate_in_register line 3");
+    ASSERT_NE(accumulate, nullptr);
+    EXPECT_EQ(accumulate->evidence, std::vector<std::string>{"roofline"});
+    const std::vector<search::Effect> fewer_accesses = {
+        {"instructions_executed", -1}, {"l1tex_sectors", -1}, {"l2_sectors", -1}};
+    EXPECT_EQ(accumulate->expected, fewer_accesses);
+    EXPECT_NE(find(offered, "hoist_invariant_loads line 3"), nullptr);  // w[0], past a store
+    EXPECT_EQ(find(offered, "vectorize_loads"), nullptr);               // the loop stores
+    // The stencil's loop (k <= 4, loads at another index) takes none of them.
+    Texts other;
+    RewriteMoves stencil(other.context("smooth", kStencil));
+    const auto none = stencil.propose(node(root, nullptr, "memory"));
+    for (const char* name : {"vectorize_loads", "hoist_invariant_loads", "accumulate_in_register"})
+        EXPECT_EQ(find(none, name), nullptr) << name;
+
+    // Accumulated in a register, the loop (now on line 5) stores nothing: float4 loads apply,
+    // citing the stall on its line, and the judge ranks them for a memory-bound kernel.
+    analysis::EvidenceReport report;
+    report.stalls = analysis::StallSummary{};
+    report.stalls->dominant.push_back({"stall-2", "row_sums.cu", 5, "long_scoreboard", 9, 0.7, ""});
+    texts.evidence[accumulate->candidate] = report;
+    const auto next = moves.propose(node(accumulate->candidate, nullptr, "memory"));
+    const auto* vectorize = find(next, "vectorize_loads line 5 float4");
+    ASSERT_NE(vectorize, nullptr);
+    EXPECT_NE(find(next, "vectorize_loads line 5 float2"), nullptr);
+    EXPECT_EQ(vectorize->evidence, std::vector<std::string>{"stall-2"});
+    EXPECT_EQ(vectorize->candidate.transformations,
+              (std::vector<std::string>{"accumulate_in_register line 3",
+                                        "vectorize_loads line 5 float4"}));
+    EXPECT_NE(texts.by_id.at(vectorize->candidate.source_id).find("const float4 in_vec"),
+              std::string::npos);
+    RuleJudge judge;
+    const auto* restrict_edge = find(next, "restrict_pointers");
+    ASSERT_NE(restrict_edge, nullptr);
+    const auto memory = node(accumulate->candidate, nullptr, "memory");
+    EXPECT_GT(judge.score(memory, *vectorize), judge.score(memory, *restrict_edge));
+    // After measurement: fewer sectors and instructions held.
+    const search::Metrics before = {{"instructions_executed", 1e8}, {"l1tex_sectors", 4e8}};
+    const search::Metrics after = {{"instructions_executed", 6e7}, {"l1tex_sectors", 1.2e8}};
+    auto measured = memory;
+    measured.metrics = &before;
+    const search::Consistency checked = judge.check(measured, *vectorize, after);
+    EXPECT_EQ(checked.held, 2);
+    EXPECT_EQ(checked.contradicted, 0);
+}
+
 TEST(RuleJudge, FavoursWhatTheDiagnosisWantsAndAStallCitation) {
     RuleJudge judge;
     search::Candidate root({{"BLOCK", 256}});

@@ -1,9 +1,11 @@
-// Every rewrite of the repository's real kernels must still compile: NVRTC for sm_90, which
+// Every rewrite of the repository's real kernels, alone and composed in several orders, must
+// still compile: NVRTC for sm_90, which
 // needs no GPU. The kernels take their parameters as -D (the specs' defaults here).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -51,6 +53,11 @@ std::vector<RealKernel> real_kernels() {
         {"examples/saxpy/kernels/saxpy.cu", "saxpy", {}},
         {"examples/matmul/kernels/matmul.cu", "matmul", {}},
         {"examples/matmul/kernels/matmul.cu", "matmul", shared_matmul},
+        {"tests/data/kernels/naive_transpose/naive_transpose.cu", "naive_transpose", {}},
+        {"tests/data/kernels/nbody/nbody.cu", "nbody", {}},
+        {"tests/data/kernels/rbf_kernel_matrix/rbf_kernel_matrix.cu", "rbf_kernel_matrix", {}},
+        {"tests/data/kernels/mvt/mvt.cu", "mvt_kernel1", {}},
+        {"tests/data/kernels/gemm/gemm.cu", "gemm_kernel", {}},
     };
 }
 
@@ -61,13 +68,51 @@ std::string read(const std::filesystem::path& path) {
     return text.str();
 }
 
-// Every loop unrolled by `factor`, last first so that the earlier loops keep their lines.
-std::string all_loops_unrolled(std::string source, const std::string& kernel, int factor) {
+using LoopRewrite =
+    std::function<std::optional<std::string>(std::string_view, std::string_view, int)>;
+
+// `rewrite` on every loop it applies to, last first so that the earlier loops keep their lines.
+std::string on_every_loop(std::string source, const std::string& kernel,
+                          const LoopRewrite& rewrite) {
     const std::vector<KernelLoop> loops = find_kernel(source, kernel).loops;
     for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
-        if (auto next = unroll_loop(source, kernel, loop->line, factor)) source = *next;
+        if (auto next = rewrite(source, kernel, loop->line)) source = *next;
     }
     return source;
+}
+
+// Every rewrite as a step from one whole text to the next (no change where it does not apply).
+std::map<std::string, std::function<std::string(const std::string&)>> steps(
+    const std::string& kernel, const std::set<std::string>& pointers) {
+    const auto loops = [kernel](LoopRewrite rewrite) {
+        return
+            [kernel, rewrite](const std::string& s) { return on_every_loop(s, kernel, rewrite); };
+    };
+    const auto unroll = [](int factor) {
+        return [factor](std::string_view s, std::string_view k, int line) {
+            return unroll_loop(s, k, line, factor);
+        };
+    };
+    const auto vectorize = [](int width) {
+        return [width](std::string_view s, std::string_view k, int line) {
+            return vectorize_loads(s, k, line, width);
+        };
+    };
+    return {
+        {"restrict",
+         [=](const std::string& s) { return restrict_pointers(s, kernel, pointers).value_or(s); }},
+        {"ldg",
+         [=](const std::string& s) { return load_through_ldg(s, kernel, pointers).value_or(s); }},
+        {"bounds",
+         [=](const std::string& s) { return add_launch_bounds(s, kernel, 256, 2).value_or(s); }},
+        {"unroll2", loops(unroll(2))},
+        {"unroll4", loops(unroll(4))},
+        {"unroll", loops(unroll(0))},
+        {"vec4", loops(vectorize(4))},
+        {"vec2", loops(vectorize(2))},
+        {"hoist", loops(hoist_invariant_loads)},
+        {"acc", loops(accumulate_in_register)},
+    };
 }
 
 TEST(RealKernelRewrites, AllCompileWithNvrtc) {
@@ -92,26 +137,58 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             requests.push_back(request);
             labels.push_back(kernel.path + " " + label);
         };
-        const auto restricted = restrict_pointers(original, kernel.name, pointers);
-        const auto loaded = load_through_ldg(original, kernel.name, pointers);
-        const auto bounded = add_launch_bounds(original, kernel.name, 256, 2);
-        add("restrict_pointers", restricted);
-        add("load_through_ldg", loaded);
-        add("add_launch_bounds", bounded);
-        add("unroll every loop 4", all_loops_unrolled(original, kernel.name, 4));
-        add("unroll every loop fully", all_loops_unrolled(original, kernel.name, 0));
-        std::string composed = restricted.value_or(original);
-        composed = load_through_ldg(composed, kernel.name, pointers).value_or(composed);
-        composed = all_loops_unrolled(composed, kernel.name, 2);
-        composed = add_launch_bounds(composed, kernel.name, 256).value_or(composed);
-        add("restrict, ldg, unroll 2, launch bounds", composed);
+        // Each rewrite alone, then chains: the loop rewrites in every order, and all of them
+        // with the others before and after.
+        const auto step = steps(kernel.name, pointers);
+        const std::vector<std::vector<std::string>> chains = {
+            {"restrict"},
+            {"ldg"},
+            {"bounds"},
+            {"unroll4"},
+            {"unroll"},
+            {"vec4"},
+            {"vec2"},
+            {"hoist"},
+            {"acc"},
+            {"acc", "hoist", "vec4"},
+            {"acc", "vec4", "hoist"},
+            {"hoist", "acc", "vec4"},
+            {"hoist", "vec4", "acc"},
+            {"vec4", "acc", "hoist"},
+            {"vec4", "hoist", "acc"},
+            {"restrict", "ldg", "acc", "hoist", "vec4", "unroll2", "bounds"},
+            {"unroll4", "ldg", "acc", "vec2", "hoist", "restrict"},
+        };
+        std::set<std::string> seen = {original};
+        std::map<std::string, std::string> results;
+        for (const auto& chain : chains) {
+            std::string text = original;
+            std::string label;
+            for (const std::string& name : chain) {
+                text = step.at(name)(text);
+                label += (label.empty() ? "" : ", ") + name;
+            }
+            results[label] = text;
+            if (seen.insert(text).second) add(label, text);
+        }
         // The examples already qualify every pointer; the Kernel Tuner-style kernels do not.
-        EXPECT_EQ(restricted.has_value(), kernel.path.starts_with("tests/")) << kernel.path;
-        EXPECT_NE(composed, original) << kernel.path;
+        EXPECT_EQ(results["restrict"] != original, !kernel.path.starts_with("examples/"))
+            << kernel.path;
+        EXPECT_NE(results["restrict, ldg, acc, hoist, vec4, unroll2, bounds"], original)
+            << kernel.path;
+        // Where each loop rewrite is meant to apply, it does.
+        if (kernel.name == "rbf_kernel_matrix") {
+            EXPECT_NE(results["vec4"].find("float4"), std::string::npos);
+        }
+        if (kernel.name == "mvt_kernel1" || kernel.name == "gemm_kernel") {
+            EXPECT_NE(results["acc"], original) << kernel.path;
+            EXPECT_EQ(results["vec4"], original) << kernel.path;  // the loop stores, as written
+            EXPECT_NE(results["acc, vec4, hoist"].find("float4"), std::string::npos) << kernel.path;
+        }
     }
     const std::vector<compile::CompileResult> results = compile::compile_all(requests, 2);
     ASSERT_EQ(results.size(), requests.size());
-    EXPECT_GE(results.size(), 30u);
+    EXPECT_GE(results.size(), 60u);
     for (std::size_t i = 0; i < results.size(); ++i) {
         EXPECT_TRUE(results[i].ok) << labels[i] << ":\n"
                                    << results[i].log << "\n"
