@@ -165,6 +165,16 @@ std::string render_html_report(const ReportInput& in) {
             "rights, or by an OptiML before profiling): no counters, no ceilings";
     if (roofline) {
         out << render_svg(*roofline);
+        std::size_t placed = 0, correct = 0;
+        for (const auto& s : roofline->series)
+            if (s.css == "variants") placed = s.points.size();
+        for (const auto& row : in.manifest.value("trace", nlohmann::json::array()))
+            correct += row.value("status", "") == "ok" ? 1 : 0;
+        if (correct > placed)
+            missing.push_back("roofline: the trace holds " + std::to_string(correct) +
+                              " correct variants; only the " + std::to_string(placed) +
+                              " profiled ones have FLOP and DRAM counts to place (the others "
+                              "were timed, not profiled)");
     } else {
         out << "<p class=\"missing\">Not drawn: " << escape_html(why) << ".</p>\n";
         missing.push_back("roofline: " + why);

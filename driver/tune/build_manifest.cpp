@@ -71,7 +71,16 @@ std::vector<DeclaredKernel> read_declared_kernels(const fs::path& build_dir) {
                 throw BuildManifestError(item.path().string() +
                                          ": format: expected \"optiml-build-kernel\"; remove the "
                                          "file or build again");
-            kernels.push_back(json.get<DeclaredKernel>());
+            DeclaredKernel kernel = json.get<DeclaredKernel>();
+            for (std::size_t i = 0; i < kernel.archs.size(); ++i) {
+                const std::string& arch = kernel.archs[i].arch;
+                if (arch.size() < 4 || arch.rfind("sm_", 0) != 0 ||
+                    arch.find_first_not_of("0123456789", 3) != std::string::npos)
+                    throw BuildManifestError(
+                        item.path().string() + ": archs[" + std::to_string(i) + "].arch: \"" +
+                        arch + "\"; expected sm_<number> (build again to rewrite it)");
+            }
+            kernels.push_back(std::move(kernel));
         } catch (const nlohmann::json::exception& e) {
             throw BuildManifestError(item.path().string() + ": " + e.what() +
                                      "; expected the fields of docs/ci.md (build again to rewrite "

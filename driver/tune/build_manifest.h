@@ -24,6 +24,8 @@ struct DeclaredArch {
     std::string key;     // the cache key the build looked up ("" in mode off)
     std::string result;  // "hit", "tuned" or "original"
     std::string where;   // for a hit: the backend that answered ("cache", "seed")
+
+    int number() const { return std::stoi(arch.substr(3)); }  // "sm_90" -> 90 (validated on read)
 };
 
 struct DeclaredKernel {

@@ -1,5 +1,6 @@
 #include "driver/tune/retune.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -163,6 +164,81 @@ void write_text(const fs::path& file, const std::string& text) {
     if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 
+// The GPUs this machine lets OptiML use, probed once, on the first kernel without a recording.
+class Devices {
+  public:
+    // The first GPU of `arch`, or null with the reason in `why`. Throws DeviceListError for a bad
+    // $OPTIML_DEVICES.
+    const measure::DeviceInfo* first_of(int arch, std::string& why) {
+        if (!probe_) {
+            probe_ = measure::probe_devices(measure::default_worker_path());
+            probe_->devices = allowed_devices(probe_->devices, device_list_from_environment());
+        }
+        for (const auto& d : probe_->devices)
+            if (d.arch == arch) return &d;
+        why = "no GPU of this architecture here" +
+              (probe_->why_none().empty() ? "" : " (" + probe_->why_none() + ")");
+        return nullptr;
+    }
+    const std::vector<measure::DeviceInfo>& all() const { return probe_->devices; }
+
+  private:
+    std::optional<measure::DeviceProbe> probe_;
+};
+
+// One row: the cached entry the build used, then the retune on the recording or on this
+// machine's GPU.
+RetuneRow retune_arch(const Kernel& k, const DeclaredArch& arch, const search::Recording* replay,
+                      Devices& devices, const RetuneOptions& options, std::ostream& log) {
+    RetuneRow row;
+    row.kernel = k.declared->name;
+    row.arch = arch.arch;
+    row.spec = k.declared->spec.string();
+    row.old_key = arch.key;
+    const cache::KeyInputs inputs = key_inputs(k.spec, k.sources, arch.number());
+    row.new_key = cache::compute_key(inputs);
+    std::optional<cache::Entry> cached;
+    const auto warn = [&log](const std::string& message) {
+        log << "optiml: warning: " << message << "\n";
+    };
+    if (!arch.key.empty())
+        if (auto found = k.chain->fetch(arch.key, warn)) cached = std::move(found->entry);
+    if (cached) {
+        row.cached_winner = search::format_candidate(search::read_candidate(cached->manifest));
+        row.recorded = recorded_interval(cached->manifest.at("time_ms"));
+    }
+    if (replay) {
+        if (cached) row.changes = changes_since(cached->manifest, nullptr);
+        retune_replayed(k, *replay, cached, row);
+        return row;
+    }
+    const measure::DeviceInfo* device = devices.first_of(arch.number(), row.note);
+    if (!device) {
+        row.status = "skipped";
+        return row;
+    }
+    if (cached) row.changes = changes_since(cached->manifest, device);
+    log << "optiml: retune: " << row.kernel << ": " << row.arch << ": tuning on " << device->name
+        << "\n"
+        << std::flush;
+    try {
+        retune_on_gpu(k, *device, devices.all(), inputs, cached, options, row, log);
+    } catch (const std::exception& e) {
+        row.status = "failed";
+        row.note = e.what();
+    }
+    return row;
+}
+
+void log_row(const RetuneRow& row, std::ostream& log) {
+    log << "optiml: retune: " << row.kernel << ": " << row.arch << ": " << row.status;
+    if (row.new_now && row.cached_now)
+        log << std::setprecision(4) << " (new " << row.new_now->median << " ms vs cached "
+            << row.cached_now->median << " ms)";
+    if (!row.note.empty()) log << ": " << row.note;
+    log << "\n";
+}
+
 }  // namespace
 
 int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* result) {
@@ -185,10 +261,12 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
     RetuneReport report;
     report.created = utc_now();
     report.build_dir = options.build_dir.string();
-    std::optional<measure::DeviceProbe> probe;  // on the first kernel without a recording
+    Devices devices;
+    // A spec declared by several targets has one key per architecture: it is retuned once.
+    std::map<std::string, std::string> retuned;  // new key -> the spec that took it
 
     for (const auto& kernel : declared) {
-        const auto fail_all = [&](const std::string& status, const std::string& why) {
+        const auto every_arch = [&](const std::string& status, const std::string& why) {
             for (const auto& arch : kernel.archs) {
                 RetuneRow row;
                 row.kernel = kernel.name;
@@ -197,11 +275,12 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
                 row.old_key = arch.key;
                 row.status = status;
                 row.note = why;
+                log_row(row, log);
                 report.rows.push_back(std::move(row));
             }
         };
         if (kernel.mode == "off") {
-            fail_all("skipped", "OPTIML_MODE=off for this kernel");
+            every_arch("skipped", "OPTIML_MODE=off for this kernel");
             continue;
         }
         Kernel k{&kernel, {}, {}, nullptr, nullptr};
@@ -209,7 +288,7 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
             k.spec = spec::load_spec(kernel.spec);
             k.sources = scan_sources(k.spec);
         } catch (const std::exception& e) {
-            fail_all("failed", e.what());
+            every_arch("failed", e.what());
             continue;
         }
         if (const auto n =
@@ -228,68 +307,29 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
         const auto replay = replays.find(k.spec.name);
 
         for (const auto& arch : kernel.archs) {
-            RetuneRow row;
-            row.kernel = kernel.name;
-            row.arch = arch.arch;
-            row.spec = kernel.spec.string();
-            row.old_key = arch.key;
-            const int number = std::stoi(arch.arch.substr(3));
-            const cache::KeyInputs inputs = key_inputs(k.spec, k.sources, number);
-            row.new_key = cache::compute_key(inputs);
-            const auto warn = [&log](const std::string& message) {
-                log << "optiml: warning: " << message << "\n";
-            };
-            std::optional<cache::Entry> cached;
-            if (!arch.key.empty())
-                if (auto found = chain.fetch(arch.key, warn)) cached = std::move(found->entry);
-            if (cached) {
-                row.cached_winner =
-                    search::format_candidate(search::read_candidate(cached->manifest));
-                row.recorded = recorded_interval(cached->manifest.at("time_ms"));
+            const std::string key =
+                cache::compute_key(key_inputs(k.spec, k.sources, arch.number()));
+            if (const auto [done, fresh] = retuned.emplace(key, kernel.spec.string()); !fresh) {
+                log << "optiml: retune: " << kernel.name << ": " << arch.arch << ": same key as "
+                    << done->second << ", retuned once\n";
+                continue;
             }
-            const std::string tag = "optiml: retune: " + kernel.name + ": " + arch.arch + ": ";
-            if (replay != replays.end()) {
-                if (cached) row.changes = changes_since(cached->manifest, nullptr);
-                retune_replayed(k, replay->second, cached, row);
-            } else {
-                if (!probe) {
-                    probe = measure::probe_devices(measure::default_worker_path());
-                    try {
-                        probe->devices =
-                            allowed_devices(probe->devices, device_list_from_environment());
-                    } catch (const std::exception& e) {
-                        log << "optiml: error: " << e.what() << "\n";
-                        return 1;
-                    }
-                }
-                const measure::DeviceInfo* device = nullptr;
-                for (const auto& d : probe->devices)
-                    if (d.arch == number && !device) device = &d;
-                if (!device) {
-                    row.status = "skipped";
-                    row.note = "no GPU of this architecture here" +
-                               (probe->why_none().empty() ? "" : " (" + probe->why_none() + ")");
-                } else {
-                    if (cached) row.changes = changes_since(cached->manifest, device);
-                    log << tag << "tuning on " << device->name << "\n" << std::flush;
-                    try {
-                        retune_on_gpu(k, *device, probe->devices, inputs, cached, options, row,
-                                      log);
-                    } catch (const std::exception& e) {
-                        row.status = "failed";
-                        row.note = e.what();
-                    }
-                }
+            try {
+                report.rows.push_back(
+                    retune_arch(k, arch, replay == replays.end() ? nullptr : &replay->second,
+                                devices, options, log));
+            } catch (const DeviceListError& e) {
+                log << "optiml: error: " << e.what() << "\n";
+                return 1;
             }
-            log << tag << row.status;
-            if (row.new_now && row.cached_now)
-                log << std::setprecision(4) << " (new " << row.new_now->median << " ms vs cached "
-                    << row.cached_now->median << " ms)";
-            if (!row.note.empty()) log << ": " << row.note;
-            log << "\n";
-            report.rows.push_back(std::move(row));
+            log_row(report.rows.back(), log);
         }
     }
+    for (const auto& [name, recording] : replays)
+        if (std::none_of(declared.begin(), declared.end(),
+                         [&](const DeclaredKernel& d) { return d.name == name; }))
+            log << "optiml: warning: " << recording.file << " stands for kernel " << name
+                << ", which the build does not declare\n";
 
     mark_regressions(report, options.fail_on_regression.value_or(0.0));
     if (!options.fail_on_regression) report.threshold_percent.reset();

@@ -44,15 +44,16 @@ class RetuneTest : public ::testing::Test {
         fs::remove_all(dir_);
     }
 
-    // `optiml build` of saxpy for sm_90 (a seed hit) and sm_80 (no entry) into dir_/build.
-    void build() {
+    // `optiml build` of saxpy for sm_90 (a seed hit) and sm_80 (no entry) into dir_/build, as
+    // target `target` declares it.
+    void build(const std::string& target = "app") {
         BuildOptions options;
         options.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
         options.archs = {90, 80};
-        options.out_dir = dir_ / "build/optiml/app";
+        options.out_dir = dir_ / "build/optiml" / target;
         options.cache_dir = dir_ / "cache";
         options.seeds = {dir_ / "seed"};
-        options.manifest = declared_kernels_dir(dir_ / "build") / "app.saxpy.json";
+        options.manifest = declared_kernels_dir(dir_ / "build") / (target + ".saxpy.json");
         test::successful_build(options);
     }
 
@@ -117,6 +118,21 @@ TEST_F(RetuneTest, ABuildFolderWithoutTheManifestIsAnErrorThatSaysHowToMakeIt) {
     EXPECT_NE(log.str().find("cmake --build"), std::string::npos) << log.str();
 }
 
+TEST_F(RetuneTest, AMalformedManifestFileIsNamedWithItsField) {
+    build();
+    const fs::path file = declared_kernels_dir(dir_ / "build") / "app.saxpy.json";
+    nlohmann::json json = nlohmann::json::parse(test::read_text(file));
+    json["archs"][1]["arch"] = "80";
+    std::ofstream(file) << json.dump();
+    RetuneOptions options;
+    options.build_dir = dir_ / "build";
+    std::ostringstream log;
+    EXPECT_EQ(run_retune(options, log), 1);
+    EXPECT_NE(log.str().find(file.string() + ": archs[1].arch: \"80\"; expected sm_<number>"),
+              std::string::npos)
+        << log.str();
+}
+
 TEST_F(RetuneTest, ReplayingTheEntrysOwnMeasurementsReportsItUnchanged) {
     build();
     RetuneReport report;
@@ -161,6 +177,17 @@ TEST_F(RetuneTest, APlantedSlowdownOfTheCachedWinnerIsARegressionThatFailsTheRun
     const std::string markdown = test::read_text(dir_ / "build/optiml-retune/retune-report.md");
     EXPECT_NE(markdown.find("1 regression(s) beyond 5%"), std::string::npos) << markdown;
     EXPECT_NE(markdown.find("**regression**"), std::string::npos) << markdown;
+}
+
+TEST_F(RetuneTest, AKernelTwoTargetsDeclareIsRetunedOncePerArchitecture) {
+    build("app");
+    build("library");
+    ASSERT_EQ(read_declared_kernels(dir_ / "build").size(), 2u);
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.0, report, log), 0) << log;
+    EXPECT_EQ(report.rows.size(), 2u) << log;  // sm_90 and sm_80, once each
+    EXPECT_NE(log.find("retuned once"), std::string::npos) << log;
 }
 
 TEST_F(RetuneTest, ASlowdownWithinTheThresholdPasses) {
