@@ -350,6 +350,15 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
             log << "optiml: regression: " << row.kernel << " " << row.arch << ": "
                 << row.regression_reason << "\n";
     if (result) *result = report;
+    // A nightly job on a machine whose GPUs are gone (a driver update, a lost device) must not
+    // pass as if nothing regressed.
+    if (!report.rows.empty() &&
+        std::all_of(report.rows.begin(), report.rows.end(),
+                    [](const RetuneRow& row) { return row.status == "skipped"; })) {
+        log << "optiml: error: nothing was retuned: no declared architecture has a GPU here (see "
+               "`optiml devices`) and no --replay stands in for one\n";
+        return 1;
+    }
     return options.fail_on_regression && report.regressions() > 0 ? kRegressionStatus : 0;
 }
 

@@ -34,8 +34,9 @@ struct RetuneOptions {
 
 inline constexpr int kRegressionStatus = 2;
 
-// 0; 1 after an error (written to `log`: unreadable build manifest or recording); or
-// kRegressionStatus. `report`, when given, receives what was written.
+// 0; 1 after an error (written to `log`: unreadable build manifest or recording, or nothing
+// retuned because no declared architecture has a GPU here); or kRegressionStatus. `report`, when
+// given, receives what was written.
 int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* report = nullptr);
 
 }  // namespace optiml::tune

@@ -118,6 +118,22 @@ TEST_F(RetuneTest, ABuildFolderWithoutTheManifestIsAnErrorThatSaysHowToMakeIt) {
     EXPECT_NE(log.str().find("cmake --build"), std::string::npos) << log.str();
 }
 
+// No GPU here and no recording: the report says skipped, and the run fails rather than pass.
+TEST_F(RetuneTest, NothingToRetuneOnIsAnErrorNotAPass) {
+    build();
+    RetuneOptions options;
+    options.build_dir = dir_ / "build";
+    options.fail_on_regression = 5.0;
+    std::ostringstream log;
+    RetuneReport report;
+    EXPECT_EQ(run_retune(options, log, &report), 1);
+    ASSERT_EQ(report.rows.size(), 2u);
+    EXPECT_EQ(report.rows[0].status, "skipped");
+    EXPECT_NE(report.rows[0].note.find("no GPU of this architecture here"), std::string::npos);
+    EXPECT_NE(log.str().find("nothing was retuned"), std::string::npos) << log.str();
+    EXPECT_TRUE(fs::exists(dir_ / "build/optiml-retune/retune-report.md"));
+}
+
 TEST_F(RetuneTest, AMalformedManifestFileIsNamedWithItsField) {
     build();
     const fs::path file = declared_kernels_dir(dir_ / "build") / "app.saxpy.json";
