@@ -5,6 +5,7 @@
 #include <map>
 
 #include "driver/analysis/evidence.h"
+#include "driver/analysis/format.h"
 #include "driver/report/html_text.h"
 
 namespace optiml::report {
@@ -20,7 +21,8 @@ double counter(const nlohmann::json& names, const nlohmann::json& row, const std
 }
 
 std::string point_label(const std::string& what, double intensity, double flops_per_s) {
-    return what + ": " + si_number(intensity) + " FLOP/byte, " + si_number(flops_per_s) + "FLOP/s";
+    return what + ": " + analysis::format::number(intensity) + " FLOP/byte, " +
+           analysis::format::si(flops_per_s, "FLOP/s");
 }
 
 }  // namespace
@@ -62,9 +64,9 @@ std::optional<Chart> roofline_chart(const nlohmann::json& evidence, std::string&
     }
     Chart chart;
     chart.id = "roofline";
-    chart.title = "Roofline (" + ceilings->precision +
-                  ", measured ceilings: " + si_number(ceilings->dram_bytes_per_s) + "B/s, " +
-                  si_number(ceilings->flops_per_s) + "FLOP/s)";
+    chart.title = "Roofline (" + ceilings->precision + ", measured ceilings: " +
+                  analysis::format::si(ceilings->dram_bytes_per_s, "B/s") + ", " +
+                  analysis::format::si(ceilings->flops_per_s, "FLOP/s") + ")";
     chart.x_label = "arithmetic intensity (FLOP per DRAM byte)";
     chart.y_label = "achieved " + ceilings->precision + " FLOP/s";
     chart.log_x = chart.log_y = true;
@@ -87,10 +89,10 @@ std::optional<Chart> roofline_chart(const nlohmann::json& evidence, std::string&
                                  counter(names, row, "dram__bytes_write.sum");
             const double seconds = runtimes[i].is_number() ? runtimes[i].get<double>() : 0.0;
             if (flops <= 0 || bytes <= 0 || seconds <= 0) continue;
-            variants.points.push_back(
-                {flops / bytes, flops / seconds,
-                 point_label("variant " + std::to_string(i + 1) + ", " + si_number(seconds) + "s",
-                             flops / bytes, flops / seconds)});
+            variants.points.push_back({flops / bytes, flops / seconds,
+                                       point_label("variant " + std::to_string(i + 1) + ", " +
+                                                       analysis::format::seconds(seconds),
+                                                   flops / bytes, flops / seconds)});
         }
     }
     const auto place = [&](const std::optional<analysis::EvidenceReport>& report,

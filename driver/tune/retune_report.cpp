@@ -3,14 +3,12 @@
 #include <cstdio>
 #include <sstream>
 
+#include "driver/analysis/format.h"
+
 namespace optiml::tune {
 namespace {
 
-std::string ms(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.4g", value);
-    return text;
-}
+using analysis::format::number;
 
 std::string percent(double value) {
     char text[32];
@@ -21,7 +19,7 @@ std::string percent(double value) {
 // "0.1234 ms [0.1230, 0.1240]"
 std::string interval_text(const std::optional<TimeInterval>& t) {
     if (!t) return "—";
-    return ms(t->median) + " ms [" + ms(t->low) + ", " + ms(t->high) + "]";
+    return number(t->median) + " ms [" + number(t->low) + ", " + number(t->high) + "]";
 }
 
 std::string cell(std::string text) {
@@ -130,7 +128,7 @@ std::string to_markdown(const RetuneReport& report) {
     out << "# OptiML retune report\n\n"
         << "Build `" << report.build_dir << "`, " << report.created << ". ";
     if (report.threshold_percent)
-        out << report.regressions() << " regression(s) beyond " << ms(*report.threshold_percent)
+        out << report.regressions() << " regression(s) beyond " << number(*report.threshold_percent)
             << "%.\n\n";
     else
         out << "No regression threshold (`--fail-on-regression`) given.\n\n";
