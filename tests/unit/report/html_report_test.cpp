@@ -14,6 +14,7 @@
 #include "driver/report/html_text.h"
 #include "driver/report/roofline_chart.h"
 #include "driver/report/svg_chart.h"
+#include "tests/unit/report/tree_manifest.h"
 
 namespace optiml::report {
 namespace {
@@ -177,6 +178,20 @@ TEST(HtmlReport, WithEvidenceItDrawsTheRooflineAndListsTheDominantStalls) {
         evidence["before"]["stalls"]["items"][0]["file"].get<std::string>() + ":" +
         std::to_string(evidence["before"]["stalls"]["items"][0]["line"].get<int>());
     EXPECT_NE(html.find("<code>" + line + "</code>"), std::string::npos) << line;
+}
+
+// The winning path is explain()'s account, its diff lines marked for colour, its text escaped.
+TEST(HtmlReport, TheWinningPathShowsTheStepsDiffInColour) {
+    const std::string html = render_html_report(
+        {std::string(64, 'a'), manifest_with_tree(), std::nullopt, tree_sources});
+    EXPECT_NE(html.find("<span class=\"diff-add\">     +#pragma unroll 4</span>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("<span class=\"diff-hunk\">"), std::string::npos);
+    EXPECT_NE(html.find("1. [rewrite] unroll line 2 by 4"), std::string::npos);
+    EXPECT_NE(html.find("2 ms -&gt; 1.6 ms"), std::string::npos);  // escaped, not markup
+    EXPECT_EQ(html.find("transformation tree: none recorded"), std::string::npos);
+    EXPECT_NE(html.find("convergence: the trace holds no correct result"), std::string::npos);
 }
 
 }  // namespace
