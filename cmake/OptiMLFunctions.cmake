@@ -9,7 +9,9 @@
 # At build time `optiml build` looks the kernel up in the cache (local, then the seeds), tunes it
 # when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
 # CMAKE_CXX_COMPILER), and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
-# with the launcher and the embedded tuned binaries; both join <target>.
+# with the launcher and the embedded tuned binaries; both join <target>. Each kernel's build also
+# writes ${CMAKE_BINARY_DIR}/optiml-kernels/<target>.<name>.json, the build manifest that
+# `optiml retune --build-dir` reads (docs/ci.md).
 #
 # Cache variables: OPTIML_MODE (the environment variable of the same name, read at configure
 # time, overrides it; MODE overrides both), OPTIML_CACHE_DIR (empty: the driver's own rules,
@@ -273,13 +275,15 @@ function(optiml_optimize_kernel target)
   set(header "${out_dir}/include/optiml/${name}.h")
   set(launcher "${out_dir}/optiml_${name}.cu")
   set(depfile "${out_dir}/${name}.d")
+  # This kernel's file of the build manifest, which `optiml retune --build-dir` reads.
+  set(build_manifest "${CMAKE_BINARY_DIR}/optiml-kernels/${target}.${name}.json")
   # The launcher comes first: Ninja checks that the depfile names the first output, and the
   # driver's depfile names the launcher.
   add_custom_command(
     OUTPUT "${launcher}" "${header}"
     COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
-            ${compiler_args}
+            ${compiler_args} --manifest "${build_manifest}"
     DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
     DEPFILE "${depfile}"
     JOB_POOL optiml_tune

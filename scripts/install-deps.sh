@@ -3,8 +3,9 @@
 # NVRTC) is a prerequisite this script does not install: it only checks that it is there.
 set -euo pipefail
 
+# chromium (headless) renders `optiml report`'s HTML pages in the report tests.
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
-          libgtest-dev googletest)
+          libgtest-dev googletest chromium fonts-dejavu-core)
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
     command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }

@@ -71,6 +71,9 @@ void add_build_command(CLI::App& app) {
                      "C++ compiler for the spec's check.compare function (CMake passes "
                      "CMAKE_CXX_COMPILER)")
         ->capture_default_str();
+    command->add_option("--manifest", options->manifest,
+                        "Write this kernel's build manifest file here (what `optiml retune` "
+                        "reads; CMake passes <build dir>/optiml-kernels/<target>.<name>.json)");
     command->callback([=] {
         options->archs = parse_archs(*archs);
         options->mode = *tune::parse_mode(*mode);

@@ -11,6 +11,7 @@
 #include "driver/search/candidate_json.h"
 #include "driver/spec/kernel_source.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/build_manifest.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/gpu_lock.h"
@@ -28,10 +29,25 @@ std::optional<Mode> parse_mode(const std::string& text) {
     return std::nullopt;
 }
 
+std::string mode_name(Mode mode) {
+    switch (mode) {
+        case Mode::Auto:
+            return "auto";
+        case Mode::CacheOnly:
+            return "cache-only";
+        case Mode::Retune:
+            return "retune";
+        case Mode::Off:
+            return "off";
+    }
+    return "auto";
+}
+
 namespace {
 
-// The depfile is rewritten on every run (Ninja reads it once and then forgets it).
-void write_depfile(const fs::path& path, const std::string& contents) {
+// The depfile and the build manifest are rewritten on every run (Ninja reads the depfile once and
+// then forgets it): temporary file + rename, so a reader sees the old file or the new one.
+void replace_file(const fs::path& path, const std::string& contents) {
     fs::create_directories(path.parent_path());
     const fs::path temporary = path.string() + ".tmp";
     {
@@ -115,11 +131,24 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;
     std::map<std::string, std::vector<std::string>> fallbacks;  // why -> archs on the original
+    DeclaredKernel declared{fs::absolute(options.spec).lexically_normal(),
+                            spec.name,
+                            mode_name(options.mode),
+                            {},
+                            {},
+                            options.host_compiler,
+                            options.budget_evaluations,
+                            options.budget_seconds,
+                            {}};
+    for (const auto& seed : options.seeds) declared.seeds.push_back(fs::absolute(seed));
     if (options.mode == Mode::Off) {
         notes.push_back("OPTIML_MODE=off: every architecture runs the original kernel");
+        for (const int arch : options.archs)
+            declared.archs.push_back({arch_name(arch), "", "original", ""});
     } else {
         cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir()
                                                      : options.cache_dir);
+        declared.cache_dir = local.root();
         cache::LookupChain chain;
         chain.add(std::make_unique<cache::LocalBackend>(local), "cache");
         // A seed folder with no entries yet (only its README, say) has nothing to offer.
@@ -138,6 +167,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             const std::string key = cache::compute_key(inputs);
             const std::string tag = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
             std::string where;
+            bool tuned_here = false;
             std::optional<cache::Entry> entry;
             // Why this arch keeps the original kernel, should it end without an entry.
             std::string fallback_reason = options.mode == Mode::CacheOnly
@@ -192,6 +222,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                                           " (details above)";
                     if (tuned) {
                         entry = std::move(tuned);
+                        tuned_here = true;
                         try {
                             local.remove(key);  // a retune replaces the old result
                             local.put(*entry);
@@ -205,6 +236,11 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         << key.substr(0, 12) << " (" << where << ") kept\n";
                 }
             }
+            declared.archs.push_back({arch_name(arch), key,
+                                      !entry       ? "original"
+                                      : tuned_here ? "tuned"
+                                                   : "hit",
+                                      entry && !tuned_here ? where : ""});
             if (entry) {
                 variants.push_back(to_variant(*entry));
             } else {
@@ -226,8 +262,10 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     try {
         const codegen::GeneratedFiles files = codegen::generate_launcher(spec, variants, notes);
         codegen::write_generated_files(options.out_dir, spec.name, files);
+        if (!options.manifest.empty())
+            replace_file(options.manifest, nlohmann::json(declared).dump(2) + "\n");
         if (!options.depfile.empty())
-            write_depfile(options.depfile, depfile_text(source, spec, sources));
+            replace_file(options.depfile, depfile_text(source, spec, sources));
     } catch (const std::exception& e) {
         log << "optiml: error: " << spec.name << ": generating the launcher: " << e.what() << "\n";
         return 1;

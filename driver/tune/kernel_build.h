@@ -15,6 +15,7 @@ namespace optiml::tune {
 
 enum class Mode { Auto, CacheOnly, Retune, Off };
 std::optional<Mode> parse_mode(const std::string& text);
+std::string mode_name(Mode mode);
 
 struct BuildOptions {
     std::filesystem::path spec;
@@ -28,6 +29,8 @@ struct BuildOptions {
     std::optional<double> budget_seconds;
     std::optional<std::string> strategy;  // overrides the spec's budget.strategy
     std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
+    // Optional: this kernel's file of the build manifest (build_manifest.h), rewritten each run.
+    std::filesystem::path manifest;
 };
 
 // Returns the process exit status; messages go to `log`.

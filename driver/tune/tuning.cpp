@@ -66,15 +66,6 @@ nlohmann::json verification_json(const spec::Spec& spec, const measure::Problem&
     return out;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    std::ostringstream out;
-    out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
-    return out.str();
-}
-
 std::string first_line(const std::string& text) {
     const std::string line = text.substr(0, text.find('\n'));
     return line.empty() ? "no log" : line;
@@ -87,6 +78,15 @@ std::string milliseconds(double ms) {
 }
 
 }  // namespace
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    std::ostringstream out;
+    out << std::put_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    return out.str();
+}
 
 search::Space tuning_space(const spec::Spec& spec) {
     search::Space space;

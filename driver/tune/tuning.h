@@ -42,6 +42,9 @@ search::Space tuning_space(const spec::Spec& spec);
 std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream& log,
                                        std::string* failure = nullptr);
 
+// Now, as the manifest's "created" records it: "2026-12-01T17:25:20Z".
+std::string utc_now();
+
 // One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x) on NVIDIA
 // H200"
 std::string entry_summary(const nlohmann::json& manifest);

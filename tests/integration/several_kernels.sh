@@ -28,4 +28,12 @@ for file in both/optiml_saxpy.cu both/optiml_matmul.cu saxpy_library/optiml_saxp
     [[ -f $work/build/optiml/$file ]] || fail "optiml/$file was not generated"
 done
 [[ -x $work/build/both && -x $work/build/uses_library ]] || fail "the programs were not linked"
+# The build manifest: one file per kernel rule, each naming its architectures with a key.
+for manifest in both.saxpy both.matmul saxpy_library.saxpy; do
+    file=$work/build/optiml-kernels/$manifest.json
+    [[ -f $file ]] || fail "optiml-kernels/$manifest.json (the build manifest) was not written"
+    assert_matches "$file" '"key": "[0-9a-f]{64}"' "optiml-kernels/$manifest.json names no cache key"
+done
+[[ $(count_matches '"arch": "sm_' "$work/build/optiml-kernels/both.matmul.json") -eq 2 ]] ||
+    fail "optiml-kernels/both.matmul.json does not list sm_90 and sm_80"
 echo "PASSED: several kernels and targets build, each with its own rule in the pool of one"

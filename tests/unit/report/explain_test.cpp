@@ -2,66 +2,13 @@
 #include <gtest/gtest.h>
 
 #include "driver/report/explain.h"
-#include "driver/search/tree_json.h"
+#include "tests/unit/report/tree_manifest.h"
 
 namespace optiml::report {
 namespace {
 
-search::Outcome timed(double ms) {
-    search::Outcome o;
-    o.ok = true;
-    o.status = "ok";
-    o.median_ms = o.min_ms = o.max_ms = ms;
-    o.runs = 10;
-    return o;
-}
-
-nlohmann::json manifest_with_tree() {
-    search::TreeResult tree;
-    search::TreeNode root;
-    root.proposal.candidate = search::Candidate({{"block", 256}});
-    root.outcome = timed(2.0);
-    root.metrics = {{"instructions_executed", 1000}};
-    tree.nodes.push_back(root);
-    search::TreeNode step;
-    step.id = 1;
-    step.parent = 0;
-    step.proposal.candidate =
-        search::Candidate({{"block", 256}}, "ab12", {"unroll line 2 by 4"}, {});
-    step.proposal.kind = "rewrite";
-    step.proposal.proposer = "rewrites";
-    step.proposal.transformation = "unroll line 2 by 4";
-    step.proposal.rationale = "the loop holds dominant stall stall-1";
-    step.proposal.evidence = {"stall-1"};
-    step.proposal.expected = {{"instructions_executed", -1}};
-    step.outcome = timed(1.6);
-    step.metrics = {{"instructions_executed", 800}};
-    step.reward.speedup = 0.22;
-    step.reward.total = 0.25;
-    tree.nodes.push_back(step);
-    tree.best = 1;
-    tree.winning_path = {0, 1};
-    nlohmann::json m = {{"name", "k"},
-                        {"kernel", "k"},
-                        {"arch", "sm_90"},
-                        {"device", {{"name", "NVIDIA H200"}}},
-                        {"original_time_ms", {{"median", 2.4}}},
-                        {"time_ms", {{"median", 1.6}}},
-                        {"speedup", 1.5},
-                        {"parameters", {{"block", 256}}},
-                        {"search",
-                         {{"strategy", "exhaustive + transformations"},
-                          {"evaluations", 9},
-                          {"tree", search::write_tree(tree)}}}};
-    return m;
-}
-
 TEST(Explain, TellsEachStepsChangeReasonEvidenceMetricsAndGain) {
-    const auto sources = [](const std::string& id) -> std::optional<std::string> {
-        if (id.empty()) return "__global__ void k() {\n  for (;;) {}\n}\n";
-        if (id == "ab12") return "__global__ void k() {\n#pragma unroll 4\n  for (;;) {}\n}\n";
-        return std::nullopt;
-    };
+    const auto sources = tree_sources;
     const std::string text = explain(manifest_with_tree(), sources);
     EXPECT_NE(text.find("1. [rewrite] unroll line 2 by 4"), std::string::npos) << text;
     EXPECT_NE(text.find("why: the loop holds dominant stall stall-1 [evidence: stall-1]"),

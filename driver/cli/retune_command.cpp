@@ -1,0 +1,40 @@
+// `optiml retune --build-dir <dir>`: re-tunes every kernel a build declared and writes the
+// regression report (driver/tune/retune.h).
+#include <iostream>
+
+#include "driver/cli/commands.h"
+#include "driver/tune/retune.h"
+
+namespace optiml::cli {
+
+void add_retune_command(CLI::App& app) {
+    auto* command = app.add_subcommand(
+        "retune",
+        "Re-tune every kernel a build declared on this machine's GPUs, compare each new winner "
+        "with the cached one side by side, and write a regression report");
+    auto options = std::make_shared<tune::RetuneOptions>();
+    command
+        ->add_option("--build-dir", options->build_dir,
+                     "The project's build folder (its optiml-kernels/ lists the kernels)")
+        ->required()
+        ->check(CLI::ExistingDirectory);
+    command->add_option("--report-dir", options->report_dir,
+                        "Where retune-report.json and .md go (default: <build dir>/optiml-retune)");
+    command
+        ->add_option("--fail-on-regression", options->fail_on_regression,
+                     "Exit with status 2 when a kernel got slower by more than this many percent, "
+                     "beyond the measured intervals")
+        ->check(CLI::NonNegativeNumber);
+    command
+        ->add_option("--replay", options->replays,
+                     "A recording (docs/replay.md) standing in for the GPU of the kernel it names "
+                     "(repeatable)")
+        ->check(CLI::ExistingFile);
+    command->add_option("--budget-evaluations", options->budget_evaluations,
+                        "Override the build's and the specs' budgets");
+    command->add_option("--budget-seconds", options->budget_seconds,
+                        "Override the build's and the specs' budgets");
+    command->callback([=] { exit_status() = tune::run_retune(*options, std::cout); });
+}
+
+}  // namespace optiml::cli

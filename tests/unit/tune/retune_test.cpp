@@ -1,0 +1,251 @@
+// The nightly retune against a replayed GPU: `optiml build` (no GPU: the saxpy example's seed
+// hits) writes the build manifest, then `retune` replays recorded measurements of saxpy as the
+// GPU. Replaying the seed entry's own trace must report it unchanged; the same trace with every
+// time 30% slower (the shipped winner got slower: a driver or clock change) is a regression.
+#include "driver/tune/retune.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cache/store.h"
+#include "driver/compile/nvrtc_compiler.h"
+#include "driver/tune/build_manifest.h"
+#include "driver/tune/kernel_build.h"
+#include "tests/unit/tune/build_test_support.h"
+
+namespace optiml::tune {
+namespace {
+namespace fs = std::filesystem;
+
+const fs::path kSeed = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/optiml-seed";
+
+class RetuneTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // no GPU, whatever the machine
+        setenv("FAKE_DEVICES", "0", 1);
+        dir_ = fs::temp_directory_path() / ("optiml-retune-test-" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        // A copy of the seed whose entry says it was compiled by another NVRTC (the manifest is
+        // not among the digested files).
+        fs::create_directories(dir_);
+        fs::copy(kSeed, dir_ / "seed", fs::copy_options::recursive);
+        const cache::Store seed(dir_ / "seed", true);
+        entry_ = *seed.inspect(seed.keys().at(0));
+        nlohmann::json manifest = entry_.manifest;
+        manifest["nvrtc_version"] = "12.1";
+        std::ofstream(entry_.directory / "manifest.json") << manifest.dump(1);
+    }
+    void TearDown() override {
+        unsetenv("FAKE_DEVICES");
+        fs::remove_all(dir_);
+    }
+
+    // `optiml build` of saxpy for sm_90 (a seed hit) and sm_80 (no entry) into dir_/build, as
+    // target `target` declares it.
+    void build(const std::string& target = "app") {
+        BuildOptions options;
+        options.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
+        options.archs = {90, 80};
+        options.out_dir = dir_ / "build/optiml" / target;
+        options.cache_dir = dir_ / "cache";
+        options.seeds = {dir_ / "seed"};
+        options.manifest = declared_kernels_dir(dir_ / "build") / (target + ".saxpy.json");
+        test::successful_build(options);
+    }
+
+    // The seed entry's trace as a recording, each time (median, min, max) times `factor`.
+    fs::path recording(double factor) {
+        nlohmann::json manifest = entry_.manifest;
+        for (auto& row : manifest["trace"])
+            if (row.contains("time_ms"))
+                for (const char* field : {"median", "min", "max"})
+                    row["time_ms"][field] = row["time_ms"][field].get<double>() * factor;
+        const fs::path file = dir_ / ("recording-" + std::to_string(factor) + ".json");
+        std::ofstream(file) << manifest.dump();
+        return file;
+    }
+
+    int retune(double factor, RetuneReport& report, std::string& log) {
+        RetuneOptions options;
+        options.build_dir = dir_ / "build";
+        options.fail_on_regression = 5.0;
+        options.replays = {recording(factor)};
+        options.budget_evaluations = 1000;  // exhaustive over the recording
+        std::ostringstream out;
+        const int status = run_retune(options, out, &report);
+        log = out.str();
+        return status;
+    }
+
+    const RetuneRow& row(const RetuneReport& report, const std::string& arch) {
+        for (const auto& r : report.rows)
+            if (r.arch == arch) return r;
+        throw std::runtime_error("no row for " + arch);
+    }
+
+    fs::path dir_;
+    cache::Entry entry_;
+};
+
+TEST_F(RetuneTest, TheBuildManifestListsEachArchitectureWithItsKeyAndResult) {
+    build();
+    const auto kernels = read_declared_kernels(dir_ / "build");
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].name, "saxpy");
+    EXPECT_EQ(kernels[0].mode, "auto");
+    EXPECT_EQ(kernels[0].cache_dir, dir_ / "cache");
+    ASSERT_EQ(kernels[0].archs.size(), 2u);
+    EXPECT_EQ(kernels[0].archs[0].arch, "sm_90");
+    EXPECT_EQ(kernels[0].archs[0].key, entry_.key);
+    EXPECT_EQ(kernels[0].archs[0].result, "hit");
+    EXPECT_EQ(kernels[0].archs[0].where.rfind("seed", 0), 0u) << kernels[0].archs[0].where;
+    EXPECT_EQ(kernels[0].archs[1].arch, "sm_80");
+    EXPECT_EQ(kernels[0].archs[1].result, "original");
+    EXPECT_EQ(kernels[0].archs[1].key.size(), 64u);
+}
+
+TEST_F(RetuneTest, ABuildFolderWithoutTheManifestIsAnErrorThatSaysHowToMakeIt) {
+    fs::create_directories(dir_ / "empty");
+    RetuneOptions options;
+    options.build_dir = dir_ / "empty";
+    std::ostringstream log;
+    EXPECT_EQ(run_retune(options, log), 1);
+    EXPECT_NE(log.str().find("optiml-kernels: no such folder"), std::string::npos) << log.str();
+    EXPECT_NE(log.str().find("cmake --build"), std::string::npos) << log.str();
+}
+
+// No GPU here and no recording: the report says skipped, and the run fails rather than pass.
+TEST_F(RetuneTest, NothingToRetuneOnIsAnErrorNotAPass) {
+    build();
+    RetuneOptions options;
+    options.build_dir = dir_ / "build";
+    options.fail_on_regression = 5.0;
+    std::ostringstream log;
+    RetuneReport report;
+    EXPECT_EQ(run_retune(options, log, &report), 1);
+    ASSERT_EQ(report.rows.size(), 2u);
+    EXPECT_EQ(report.rows[0].status, "skipped");
+    EXPECT_NE(report.rows[0].note.find("no GPU of this architecture here"), std::string::npos);
+    EXPECT_NE(log.str().find("nothing was retuned"), std::string::npos) << log.str();
+    EXPECT_TRUE(fs::exists(dir_ / "build/optiml-retune/retune-report.md"));
+}
+
+TEST_F(RetuneTest, AMalformedManifestFileIsNamedWithItsField) {
+    build();
+    const fs::path file = declared_kernels_dir(dir_ / "build") / "app.saxpy.json";
+    nlohmann::json json = nlohmann::json::parse(test::read_text(file));
+    json["archs"][1]["arch"] = "80";
+    std::ofstream(file) << json.dump();
+    RetuneOptions options;
+    options.build_dir = dir_ / "build";
+    std::ostringstream log;
+    EXPECT_EQ(run_retune(options, log), 1);
+    EXPECT_NE(log.str().find(file.string() + ": archs[1].arch: \"80\"; expected sm_<number>"),
+              std::string::npos)
+        << log.str();
+}
+
+TEST_F(RetuneTest, ReplayingTheEntrysOwnMeasurementsReportsItUnchanged) {
+    build();
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.0, report, log), 0) << log;
+    const RetuneRow& r = row(report, "sm_90");
+    EXPECT_EQ(r.status, "unchanged") << log;
+    EXPECT_FALSE(r.regression) << r.regression_reason;
+    EXPECT_EQ(r.new_winner, r.cached_winner);
+    ASSERT_TRUE(r.cached_now && r.recorded);
+    EXPECT_DOUBLE_EQ(r.cached_now->median, entry_.manifest["time_ms"]["median"].get<double>());
+    EXPECT_FALSE(r.cache_updated);  // a replay times no binary
+    // The toolchain change since the entry is named.
+    ASSERT_EQ(r.changes.size(), 1u);
+    EXPECT_EQ(r.changes[0], "NVRTC 12.1 -> " + compile::nvrtc_version());
+    // sm_80 had no entry: a new result, nothing to regress against.
+    EXPECT_EQ(row(report, "sm_80").status, "new");
+    EXPECT_FALSE(row(report, "sm_80").regression);
+
+    const std::string markdown = test::read_text(dir_ / "build/optiml-retune/retune-report.md");
+    EXPECT_NE(markdown.find("| saxpy | sm_90 | unchanged |"), std::string::npos) << markdown;
+    EXPECT_NE(markdown.find("0 regression(s) beyond 5%"), std::string::npos) << markdown;
+    const auto json =
+        nlohmann::json::parse(test::read_text(dir_ / "build/optiml-retune/retune-report.json"));
+    EXPECT_EQ(json["regressions"], 0);
+    EXPECT_EQ(json["rows"][0]["status"], "unchanged");
+}
+
+TEST_F(RetuneTest, APlantedSlowdownOfTheCachedWinnerIsARegressionThatFailsTheRun) {
+    build();
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.3, report, log), kRegressionStatus) << log;
+    const RetuneRow& r = row(report, "sm_90");
+    // Side by side the winner is the same configuration, so unchanged; against its record, 30%
+    // slower.
+    EXPECT_EQ(r.status, "unchanged");
+    EXPECT_TRUE(r.regression);
+    EXPECT_NE(r.regression_reason.find("+30.0% slower than its entry recorded"), std::string::npos)
+        << r.regression_reason;
+    EXPECT_NE(log.find("optiml: regression: saxpy sm_90"), std::string::npos) << log;
+    const std::string markdown = test::read_text(dir_ / "build/optiml-retune/retune-report.md");
+    EXPECT_NE(markdown.find("1 regression(s) beyond 5%"), std::string::npos) << markdown;
+    EXPECT_NE(markdown.find("**regression**"), std::string::npos) << markdown;
+}
+
+TEST_F(RetuneTest, AKernelTwoTargetsDeclareIsRetunedOncePerArchitecture) {
+    build("app");
+    build("library");
+    ASSERT_EQ(read_declared_kernels(dir_ / "build").size(), 2u);
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.0, report, log), 0) << log;
+    EXPECT_EQ(report.rows.size(), 2u) << log;  // sm_90 and sm_80, once each
+    EXPECT_NE(log.find("retuned once"), std::string::npos) << log;
+}
+
+TEST_F(RetuneTest, ASlowdownWithinTheThresholdPasses) {
+    build();
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.03, report, log), 0) << log;
+    EXPECT_FALSE(row(report, "sm_90").regression);
+}
+
+TimeInterval around(double median, double half_width) {
+    return {median, median - half_width, median + half_width, 50};
+}
+
+TEST(RetuneReport, IntervalsDecideFasterSlowerUnchanged) {
+    EXPECT_EQ(compare_intervals(around(1.0, 0.01), around(1.1, 0.01)), "faster");
+    EXPECT_EQ(compare_intervals(around(1.1, 0.01), around(1.0, 0.01)), "slower");
+    EXPECT_EQ(compare_intervals(around(1.0, 0.06), around(1.1, 0.06)), "unchanged");
+}
+
+TEST(RetuneReport, ANewKeysSlowerWinnerIsARegressionAgainstTheEntryItReplaces) {
+    RetuneReport report;
+    RetuneRow row;
+    row.kernel = "k";
+    row.arch = "sm_90";
+    row.old_key = "a";
+    row.new_key = "b";
+    row.cached_now = around(1.0, 0.01);
+    row.new_now = around(1.2, 0.01);
+    row.replaces = true;  // the new key has only the new winner
+    row.status = compare_intervals(*row.new_now, *row.cached_now);
+    report.rows.push_back(row);
+    mark_regressions(report, 10.0);
+    EXPECT_TRUE(report.rows[0].regression);
+    EXPECT_NE(report.rows[0].regression_reason.find("side by side"), std::string::npos);
+    mark_regressions(report, 25.0);  // 20% is within a 25% threshold
+    EXPECT_FALSE(report.rows[0].regression);
+    // Under the old key the cached winner would stay: nothing regresses.
+    report.rows[0].replaces = false;
+    mark_regressions(report, 10.0);
+    EXPECT_FALSE(report.rows[0].regression);
+}
+
+}  // namespace
+}  // namespace optiml::tune
