@@ -1,0 +1,107 @@
+#include "driver/llm/llm_config.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace optiml::llm {
+namespace {
+
+std::optional<std::string> environment(const char* name) {
+    const char* value = std::getenv(name);
+    if (value == nullptr || *value == '\0') return std::nullopt;
+    return std::string(value);
+}
+
+double number_from(const char* name, const std::string& text, double minimum) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !(value >= minimum))
+        throw LlmError(std::string(name) + "='" + text + "' is not a number of at least " +
+                       std::to_string(minimum) + "; set it to one (see docs/llm.md)");
+    return value;
+}
+
+long integer_from(const char* name, const std::string& text, long minimum) {
+    std::size_t used = 0;
+    long value = 0;
+    try {
+        value = std::stol(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || value < minimum)
+        throw LlmError(std::string(name) + "='" + text + "' is not a whole number of at least " +
+                       std::to_string(minimum) + "; set it to one (see docs/llm.md)");
+    return value;
+}
+
+bool flag_from(const char* name, const std::string& text) {
+    if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
+    if (text == "0" || text == "false" || text == "off" || text == "no") return false;
+    throw LlmError(std::string(name) + "='" + text + "' is not a switch; set it to 1 or 0");
+}
+
+}  // namespace
+
+double exchange_cost(const Prices& prices, const Usage& usage) {
+    return (static_cast<double>(usage.prompt_tokens) * prices.prompt_per_mtok +
+            static_cast<double>(usage.completion_tokens) * prices.completion_per_mtok) /
+           1e6;
+}
+
+LlmConfig llm_config_from_environment() {
+    LlmConfig config;
+    if (auto value = environment("OPTIML_LLM_BASE_URL")) config.base_url = *value;
+    if (auto value = environment("OPTIML_LLM_MODEL")) config.model = *value;
+    if (auto value = environment("OPTIML_LLM_API_KEY")) config.api_key = *value;
+    if (auto value = environment("OPTIML_LLM_CONNECT_TIMEOUT"))
+        config.connect_timeout_s = number_from("OPTIML_LLM_CONNECT_TIMEOUT", *value, 0.001);
+    if (auto value = environment("OPTIML_LLM_TIMEOUT"))
+        config.timeout_s = number_from("OPTIML_LLM_TIMEOUT", *value, 0.001);
+    if (auto value = environment("OPTIML_LLM_MAX_TRIES"))
+        config.max_tries = static_cast<int>(integer_from("OPTIML_LLM_MAX_TRIES", *value, 1));
+    if (auto value = environment("OPTIML_LLM_MAX_RETRY_WAIT"))
+        config.max_retry_wait_s = number_from("OPTIML_LLM_MAX_RETRY_WAIT", *value, 0);
+    if (auto value = environment("OPTIML_LLM_TOKEN_BUDGET"))
+        config.token_budget = integer_from("OPTIML_LLM_TOKEN_BUDGET", *value, 0);
+    if (auto value = environment("OPTIML_LLM_PROMPT_PRICE"))
+        config.prices.prompt_per_mtok = number_from("OPTIML_LLM_PROMPT_PRICE", *value, 0);
+    if (auto value = environment("OPTIML_LLM_COMPLETION_PRICE"))
+        config.prices.completion_per_mtok = number_from("OPTIML_LLM_COMPLETION_PRICE", *value, 0);
+    if (auto value = environment("OPTIML_LLM_REPLAY"))
+        config.replay = flag_from("OPTIML_LLM_REPLAY", *value);
+    return config;
+}
+
+LlmConfig apply_overrides(LlmConfig config, const LlmOverrides& overrides) {
+    if (overrides.base_url) config.base_url = *overrides.base_url;
+    if (overrides.model) config.model = *overrides.model;
+    if (overrides.connect_timeout_s) config.connect_timeout_s = *overrides.connect_timeout_s;
+    if (overrides.timeout_s) config.timeout_s = *overrides.timeout_s;
+    if (overrides.max_tries) config.max_tries = *overrides.max_tries;
+    if (overrides.token_budget) config.token_budget = *overrides.token_budget;
+    if (overrides.replay) config.replay = true;
+    return config;
+}
+
+void validate(const LlmConfig& config) {
+    const std::string_view url = config.base_url;
+    if (!url.empty() && !url.starts_with("http://") && !url.starts_with("https://"))
+        throw LlmError("LLM base URL '" + config.base_url +
+                       "' is not an http:// or https:// URL; set OPTIML_LLM_BASE_URL (or "
+                       "--llm-base-url) to the API root, e.g. http://127.0.0.1:8080/v1");
+    if (!config.base_url.empty() && config.model.empty() && !config.replay)
+        throw LlmError("an LLM endpoint is configured (" + config.base_url +
+                       ") but no model; set OPTIML_LLM_MODEL (or --llm-model)");
+    if (config.max_tries < 1) throw LlmError("--llm-max-tries must be at least 1");
+    if (!(config.timeout_s > 0) || !(config.connect_timeout_s > 0))
+        throw LlmError("LLM timeouts must be positive numbers of seconds");
+    if (config.token_budget < 0) throw LlmError("--llm-token-budget must be 0 (no limit) or more");
+}
+
+}  // namespace optiml::llm
