@@ -172,7 +172,7 @@ std::optional<double> retry_after_seconds(const std::string& value) {
 
 std::string seconds_text(double seconds) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.3g s", seconds);
+    std::snprintf(text, sizeof text, seconds < 100 ? "%.3g s" : "%.0f s", seconds);
     return text;
 }
 
