@@ -1,5 +1,6 @@
 #include "driver/llm/exchange_chain.h"
 
+#include "cache/store.h"
 #include "driver/llm/cached_chat.h"
 #include "driver/llm/http_chat.h"
 
@@ -16,6 +17,12 @@ std::unique_ptr<BudgetedChat> open_chat(const LlmConfig& config,
     auto cached = std::make_unique<CachedChat>(
         std::move(live), ExchangeStore(cache_root, seeds, note), config.model, config.prices);
     return std::make_unique<BudgetedChat>(std::move(cached), config.token_budget, config.prices);
+}
+
+std::unique_ptr<ChatEndpoint> make_chat_endpoint_from_environment() {
+    const LlmConfig config = llm_config_from_environment();
+    if (!config.enabled()) return nullptr;
+    return open_chat(config, cache::default_cache_dir(), {});
 }
 
 }  // namespace optiml::llm

@@ -6,6 +6,7 @@
 // Authorization header.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -61,5 +62,11 @@ LlmConfig apply_overrides(LlmConfig config, const LlmOverrides& overrides);
 // Checks values that the environment and flags may both have set; throws LlmError naming the
 // setting (e.g. a base URL that is not http:// or https://).
 void validate(const LlmConfig& config);
+
+// The endpoint the environment alone configures: open_chat() (exchange_chain.h, where it is
+// defined) of llm_config_from_environment(), the default cache directory and no seeds. Null
+// without a base URL or replay. A tuning uses open_chat() with TuneRequest::llm instead, which
+// also honours the command line's flags, --cache-dir and the seeds.
+std::unique_ptr<ChatEndpoint> make_chat_endpoint_from_environment();
 
 }  // namespace optiml::llm

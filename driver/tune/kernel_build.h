@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/llm/llm_config.h"
 #include "driver/search/search.h"
 
 namespace optiml::tune {
@@ -28,6 +29,7 @@ struct BuildOptions {
     std::optional<double> budget_seconds;
     std::optional<std::string> strategy;  // overrides the spec's budget.strategy
     std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
+    llm::LlmConfig llm;                   // passed to each tuning (TuneRequest::llm)
 };
 
 // Returns the process exit status; messages go to `log`.
