@@ -1,5 +1,6 @@
 #include "driver/llm/llm_config.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <string_view>
 
@@ -12,32 +13,27 @@ std::optional<std::string> environment(const char* name) {
     return std::string(value);
 }
 
-double number_from(const char* name, const std::string& text, double minimum) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || !(value >= minimum))
-        throw LlmError(std::string(name) + "='" + text + "' is not a number of at least " +
-                       std::to_string(minimum) + "; set it to one (see docs/llm.md)");
+// The whole text as a T of at least `minimum`, or an LlmError saying what was expected.
+template <typename T>
+T value_from(const char* name, const std::string& text, T minimum, const char* expected) {
+    T value{};
+    const char* last = text.data() + text.size();
+    const auto [end, error] = std::from_chars(text.data(), last, value);
+    if (error != std::errc() || end != last || !(value >= minimum))
+        throw LlmError(std::string(name) + "='" + text + "' is not " + expected +
+                       "; set it to one (see docs/llm.md)");
     return value;
 }
 
-long integer_from(const char* name, const std::string& text, long minimum) {
-    std::size_t used = 0;
-    long value = 0;
-    try {
-        value = std::stol(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || value < minimum)
-        throw LlmError(std::string(name) + "='" + text + "' is not a whole number of at least " +
-                       std::to_string(minimum) + "; set it to one (see docs/llm.md)");
-    return value;
+double seconds_from(const char* name, const std::string& text) {
+    const double seconds = value_from(name, text, 0.0, "a positive number of seconds");
+    if (seconds <= 0)
+        throw LlmError(std::string(name) + "='" + text + "' is not a positive number of seconds");
+    return seconds;
+}
+
+double price_from(const char* name, const std::string& text) {
+    return value_from(name, text, 0.0, "a price in US dollars per million tokens");
 }
 
 bool flag_from(const char* name, const std::string& text) {
@@ -60,19 +56,22 @@ LlmConfig llm_config_from_environment() {
     if (auto value = environment("OPTIML_LLM_MODEL")) config.model = *value;
     if (auto value = environment("OPTIML_LLM_API_KEY")) config.api_key = *value;
     if (auto value = environment("OPTIML_LLM_CONNECT_TIMEOUT"))
-        config.connect_timeout_s = number_from("OPTIML_LLM_CONNECT_TIMEOUT", *value, 0.001);
+        config.connect_timeout_s = seconds_from("OPTIML_LLM_CONNECT_TIMEOUT", *value);
     if (auto value = environment("OPTIML_LLM_TIMEOUT"))
-        config.timeout_s = number_from("OPTIML_LLM_TIMEOUT", *value, 0.001);
+        config.timeout_s = seconds_from("OPTIML_LLM_TIMEOUT", *value);
     if (auto value = environment("OPTIML_LLM_MAX_TRIES"))
-        config.max_tries = static_cast<int>(integer_from("OPTIML_LLM_MAX_TRIES", *value, 1));
+        config.max_tries =
+            value_from("OPTIML_LLM_MAX_TRIES", *value, 1, "a whole number of at least 1");
     if (auto value = environment("OPTIML_LLM_MAX_RETRY_WAIT"))
-        config.max_retry_wait_s = number_from("OPTIML_LLM_MAX_RETRY_WAIT", *value, 0);
+        config.max_retry_wait_s =
+            value_from("OPTIML_LLM_MAX_RETRY_WAIT", *value, 0.0, "a number of seconds");
     if (auto value = environment("OPTIML_LLM_TOKEN_BUDGET"))
-        config.token_budget = integer_from("OPTIML_LLM_TOKEN_BUDGET", *value, 0);
+        config.token_budget = value_from("OPTIML_LLM_TOKEN_BUDGET", *value, 0L,
+                                         "a whole number of tokens (0: no limit)");
     if (auto value = environment("OPTIML_LLM_PROMPT_PRICE"))
-        config.prices.prompt_per_mtok = number_from("OPTIML_LLM_PROMPT_PRICE", *value, 0);
+        config.prices.prompt_per_mtok = price_from("OPTIML_LLM_PROMPT_PRICE", *value);
     if (auto value = environment("OPTIML_LLM_COMPLETION_PRICE"))
-        config.prices.completion_per_mtok = number_from("OPTIML_LLM_COMPLETION_PRICE", *value, 0);
+        config.prices.completion_per_mtok = price_from("OPTIML_LLM_COMPLETION_PRICE", *value);
     if (auto value = environment("OPTIML_LLM_REPLAY"))
         config.replay = flag_from("OPTIML_LLM_REPLAY", *value);
     return config;

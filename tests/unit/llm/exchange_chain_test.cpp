@@ -9,6 +9,7 @@
 
 #include "driver/llm/exchange_record.h"
 #include "tests/unit/cache/scratch.h"
+#include "tests/unit/llm/llm_error_of.h"
 #include "tests/unit/llm/loopback_server.h"
 
 namespace optiml::llm {
@@ -51,16 +52,6 @@ class ExchangeChainTest : public ::testing::Test {
 
     cache::testing::ScratchDir scratch_;
 };
-
-std::string message_of(ChatEndpoint& chat, const ChatRequest& request) {
-    try {
-        chat.complete(request);
-    } catch (const LlmError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "the exchange succeeded";
-    return {};
-}
 
 TEST_F(ExchangeChainTest, NoEndpointAndNoReplayMeansNoLlm) {
     EXPECT_EQ(open_chat(LlmConfig{}, cache_root(), {}), nullptr);
@@ -105,14 +96,14 @@ TEST_F(ExchangeChainTest, ReplayNeverCallsAConfiguredEndpoint) {
     LlmConfig config = live(server);
     config.replay = true;
     auto chat = open_chat(config, cache_root(), {});
-    const std::string message = message_of(*chat, question("tile it"));
+    const std::string message = testing::llm_error_of(*chat, question("tile it"));
     EXPECT_NE(message.find("no recorded exchange"), std::string::npos) << message;
     EXPECT_TRUE(server.requests().empty());
 }
 
 TEST_F(ExchangeChainTest, AReplayMissSaysWhatIsMissingAndHowToRecordIt) {
     auto chat = open_chat(replay_only(), cache_root(), {});
-    const std::string message = message_of(*chat, question("never asked", "judge@3"));
+    const std::string message = testing::llm_error_of(*chat, question("never asked", "judge@3"));
     EXPECT_NE(message.find("'judge@3'"), std::string::npos) << message;
     EXPECT_NE(message.find("'test-model'"), std::string::npos) << message;
     EXPECT_NE(message.find((cache_root() / "llm").string()), std::string::npos) << message;
@@ -186,7 +177,7 @@ TEST_F(ExchangeChainTest, TheTokenBudgetStopsFurtherExchanges) {
     auto chat = open_chat(config, cache_root(), {});
     chat->complete(question("one"));
     chat->complete(question("two"));  // 15 of 20 used before it: allowed
-    const std::string message = message_of(*chat, question("three"));
+    const std::string message = testing::llm_error_of(*chat, question("three"));
     EXPECT_NE(message.find("token budget"), std::string::npos) << message;
     EXPECT_NE(message.find("30 of 20"), std::string::npos) << message;
     EXPECT_NE(message.find("OPTIML_LLM_TOKEN_BUDGET"), std::string::npos) << message;
@@ -218,7 +209,8 @@ TEST_F(ExchangeChainTest, ReplayedTokensCountTowardTheBudgetAsTheyDidWhenRecorde
     config.prices = {2.0, 4.0};
     auto chat = open_chat(config, cache_root(), {});
     chat->complete(question("one"));
-    EXPECT_NE(message_of(*chat, question("two")).find("token budget"), std::string::npos);
+    EXPECT_NE(testing::llm_error_of(*chat, question("two")).find("token budget"),
+              std::string::npos);
     EXPECT_DOUBLE_EQ(chat->totals().cost_usd, 0.0);  // replay costs nothing
 }
 
@@ -243,7 +235,7 @@ TEST_F(ExchangeChainTest, TheApiKeyReachesNoFileTheRunWrites) {
                           [&](const std::string& line) { notes.push_back(line); });
     chat->complete(question("one"));
     chat->complete(question("two"));
-    const std::string refused = message_of(*chat, question("three"));
+    const std::string refused = testing::llm_error_of(*chat, question("three"));
     ASSERT_GE(server.requests().size(), 4u);
     EXPECT_TRUE(server.requests()[0]["authorization_present"].get<bool>());
 

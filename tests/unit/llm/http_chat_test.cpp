@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/cache/scratch.h"
+#include "tests/unit/llm/llm_error_of.h"
 #include "tests/unit/llm/loopback_server.h"
 
 namespace optiml::llm {
@@ -44,15 +45,8 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Runs the exchange expecting an LlmError; returns its message.
-std::string failure_of(HttpChat& chat, const ChatRequest& request = question()) {
-    try {
-        chat.complete(request);
-    } catch (const LlmError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "the exchange succeeded";
-    return {};
+std::string failure_of(HttpChat& chat) {
+    return testing::llm_error_of(chat, question());
 }
 
 class HttpChatTest : public ::testing::Test {
