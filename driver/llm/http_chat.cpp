@@ -70,6 +70,9 @@ Response post(const std::string& url, const std::string& body, const LlmConfig& 
     }
     curl_slist* raw_headers = curl_slist_append(nullptr, "Content-Type: application/json");
     raw_headers = curl_slist_append(raw_headers, "Accept: application/json");
+    // libcurl asks large POSTs to wait for "100 Continue"; servers that never send it would
+    // cost a second per exchange.
+    raw_headers = curl_slist_append(raw_headers, "Expect:");
     // The one place the key goes: this header, sent to the configured endpoint.
     if (!config.api_key.empty())
         raw_headers =
