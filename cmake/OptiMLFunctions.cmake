@@ -4,7 +4,9 @@
 #                          [MODE auto|cache-only|retune|off]
 #                          [ARCHS <arch>...]
 #                          [CACHE_SEED <dir>...]
-#                          [BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>])
+#                          [BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>]
+#                          [LLM_BASE_URL <url>] [LLM_MODEL <name>] [LLM_TOKEN_BUDGET <n>]
+#                          [LLM_REPLAY])
 #
 # At build time `optiml build` looks the kernel up in the cache (local, then the seeds), tunes it
 # when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
@@ -15,7 +17,11 @@
 #
 # Cache variables: OPTIML_MODE (the environment variable of the same name, read at configure
 # time, overrides it; MODE overrides both), OPTIML_CACHE_DIR (empty: the driver's own rules,
-# $OPTIML_CACHE_DIR at build time, then $XDG_CACHE_HOME/optiml, then ~/.cache/optiml).
+# $OPTIML_CACHE_DIR at build time, then $XDG_CACHE_HOME/optiml, then ~/.cache/optiml),
+# OPTIML_LLM_BASE_URL, OPTIML_LLM_MODEL, OPTIML_LLM_TOKEN_BUDGET, OPTIML_LLM_REPLAY (the LLM_*
+# arguments override them; empty/OFF: the driver reads the environment variables of the same names
+# at build time). The API key is never a CMake setting: set OPTIML_LLM_API_KEY in the build's
+# environment (docs/llm.md).
 #
 # Loaded by OptiMLConfig.cmake (find_package) or by OptiML's cmake/CMakeLists.txt (add_subdirectory).
 include_guard(GLOBAL)
@@ -31,6 +37,12 @@ set(OPTIML_MODE "auto" CACHE STRING
 set_property(CACHE OPTIML_MODE PROPERTY STRINGS auto cache-only retune off)
 set(OPTIML_CACHE_DIR "" CACHE PATH
     "OptiML cache directory (empty: $OPTIML_CACHE_DIR at build time, else $XDG_CACHE_HOME/optiml, else ~/.cache/optiml)")
+set(OPTIML_LLM_BASE_URL "" CACHE STRING
+    "OpenAI-compatible API root for LLM proposals, e.g. http://127.0.0.1:8080/v1 (empty: $OPTIML_LLM_BASE_URL at build time)")
+set(OPTIML_LLM_MODEL "" CACHE STRING "LLM model name (empty: $OPTIML_LLM_MODEL at build time)")
+set(OPTIML_LLM_TOKEN_BUDGET "" CACHE STRING
+    "LLM tokens per tuning, 0 for no limit (empty: $OPTIML_LLM_TOKEN_BUDGET at build time)")
+option(OPTIML_LLM_REPLAY "Answer LLM requests only from recorded exchanges (no endpoint)" OFF)
 
 # Reads a non-empty string member of the spec's top-level object, or stops configuration naming
 # the file, the field and what is expected.
@@ -119,13 +131,15 @@ function(_optiml_define_job_pool)
 endfunction()
 
 function(optiml_optimize_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SPEC;MODE;BUDGET_EVALUATIONS;BUDGET_SECONDS"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "LLM_REPLAY"
+                        "SPEC;MODE;BUDGET_EVALUATIONS;BUDGET_SECONDS;LLM_BASE_URL;LLM_MODEL;LLM_TOKEN_BUDGET"
                         "ARCHS;CACHE_SEED")
   set(call "optiml_optimize_kernel(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${call}: unexpected arguments \"${arg_UNPARSED_ARGUMENTS}\"; expected "
                         "SPEC <file> [MODE <mode>] [ARCHS <arch>...] [CACHE_SEED <dir>...] "
-                        "[BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>].")
+                        "[BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>] [LLM_BASE_URL <url>] "
+                        "[LLM_MODEL <name>] [LLM_TOKEN_BUDGET <n>] [LLM_REPLAY].")
   endif()
   if(NOT arg_SPEC)
     message(FATAL_ERROR "${call}: SPEC <file> is required (the kernel's .optiml.json).")
@@ -239,6 +253,27 @@ function(optiml_optimize_kernel target)
     list(APPEND budget_args --budget-seconds ${arg_BUDGET_SECONDS})
   endif()
 
+  # --- the LLM (docs/llm.md): arguments, else the cache variables, else the build's environment ---
+  set(llm_args "")
+  foreach(setting IN ITEMS BASE_URL MODEL TOKEN_BUDGET)
+    set(value "${arg_LLM_${setting}}")
+    if(value STREQUAL "")
+      set(value "${OPTIML_LLM_${setting}}")
+    endif()
+    if(NOT value STREQUAL "")
+      string(TOLOWER "${setting}" flag)
+      string(REPLACE "_" "-" flag "${flag}")
+      list(APPEND llm_args "--llm-${flag}" "${value}")
+    endif()
+  endforeach()
+  if(DEFINED arg_LLM_TOKEN_BUDGET AND NOT arg_LLM_TOKEN_BUDGET MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "${call}: LLM_TOKEN_BUDGET is \"${arg_LLM_TOKEN_BUDGET}\"; expected a "
+                        "whole number of tokens (0: no limit).")
+  endif()
+  if(arg_LLM_REPLAY OR OPTIML_LLM_REPLAY)
+    list(APPEND llm_args --llm-replay)
+  endif()
+
   # --- seeds and cache ---
   set(seed_args "")
   set(seed_manifests "")
@@ -283,7 +318,7 @@ function(optiml_optimize_kernel target)
     OUTPUT "${launcher}" "${header}"
     COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
-            ${compiler_args} --manifest "${build_manifest}"
+            ${compiler_args} --manifest "${build_manifest}" ${llm_args}
     DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
     DEPFILE "${depfile}"
     JOB_POOL optiml_tune

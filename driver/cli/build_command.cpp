@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "driver/cli/commands.h"
+#include "driver/cli/llm_options.h"
 #include "driver/search/strategy.h"
 #include "driver/tune/kernel_build.h"
 
@@ -46,6 +47,7 @@ void add_build_command(CLI::App& app) {
     auto options = std::make_shared<tune::BuildOptions>();
     auto archs = std::make_shared<std::string>();
     auto mode = std::make_shared<std::string>("auto");
+    auto llm = std::make_shared<llm::LlmOverrides>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")
         ->required()
         ->check(CLI::ExistingFile);
@@ -74,10 +76,14 @@ void add_build_command(CLI::App& app) {
     command->add_option("--manifest", options->manifest,
                         "Write this kernel's build manifest file here (what `optiml retune` "
                         "reads; CMake passes <build dir>/optiml-kernels/<target>.<name>.json)");
+    add_llm_options(*command, *llm);
     command->callback([=] {
         options->archs = parse_archs(*archs);
         options->mode = *tune::parse_mode(*mode);
         try {
+            // Only a tuning talks to the LLM: a cache-only or off build ignores its settings.
+            if (options->mode == tune::Mode::Auto || options->mode == tune::Mode::Retune)
+                options->llm = resolve_llm_config(*llm);
             exit_status() = tune::run_build(*options, std::cout);
         } catch (const std::exception& e) {
             std::cout << "optiml: error: " << e.what() << "\n";

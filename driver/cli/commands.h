@@ -14,6 +14,7 @@ void add_explain_command(CLI::App& app);
 void add_init_command(CLI::App& app);
 void add_retune_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_synth_command(CLI::App& app);
 
 // Exit status of the chosen subcommand (set by its callback).
 int& exit_status();

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     optiml::cli::add_init_command(app);
     optiml::cli::add_retune_command(app);
     optiml::cli::add_report_command(app);
+    optiml::cli::add_synth_command(app);
     optiml::cli::add_devices_command(app);
     optiml::cli::add_profile_command(app);
     try {

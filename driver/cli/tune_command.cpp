@@ -2,6 +2,7 @@
 
 #include "cache/store.h"
 #include "driver/cli/commands.h"
+#include "driver/cli/llm_options.h"
 #include "driver/cli/replay_run.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/strategy.h"
@@ -27,6 +28,7 @@ void add_tune_command(CLI::App& app) {
         std::optional<std::string> strategy;
         std::string replay;
         std::uint64_t seed = 1;
+        llm::LlmOverrides llm;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
@@ -49,6 +51,7 @@ void add_tune_command(CLI::App& app) {
         ->add_option("--host-compiler", options->host_compiler,
                      "C++ compiler for the spec's check.compare function")
         ->capture_default_str();
+    add_llm_options(*command, options->llm);
     command->callback([=] {
         if (!options->replay.empty()) {
             exit_status() = run_replay(
@@ -66,6 +69,14 @@ void add_tune_command(CLI::App& app) {
         try {
             spec = spec::load_spec(options->spec);
         } catch (const spec::SpecError& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
+        llm::LlmConfig llm_config;
+        try {  // before any GPU work: a bad LLM setting is found at once
+            llm_config = resolve_llm_config(options->llm);
+        } catch (const llm::LlmError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;
             return;
@@ -103,8 +114,16 @@ void add_tune_command(CLI::App& app) {
                                                      : std::filesystem::path(options->cache_dir);
         std::optional<cache::Entry> entry;
         try {
-            entry = tune::run_tuning({&spec, device, allowed, key, tune::key_summary(inputs),
-                                      budget, options->host_compiler, cache_root},
+            entry = tune::run_tuning({&spec,
+                                      device,
+                                      allowed,
+                                      key,
+                                      tune::key_summary(inputs),
+                                      budget,
+                                      options->host_compiler,
+                                      cache_root,
+                                      llm_config,
+                                      {}},
                                      std::cout);
         } catch (const tune::CompareBuildError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";

@@ -211,7 +211,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                              key_summary(inputs),
                              {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
                              options.host_compiler,
-                             local.root()},
+                             local.root(),
+                             options.llm,
+                             options.seeds},
                             log, &failure);
                     } catch (const CompareBuildError& e) {
                         log << "optiml: error: " << e.what() << "\n";

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/llm/llm_config.h"
 #include "driver/search/search.h"
 
 namespace optiml::tune {
@@ -31,6 +32,7 @@ struct BuildOptions {
     std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
     // Optional: this kernel's file of the build manifest (build_manifest.h), rewritten each run.
     std::filesystem::path manifest;
+    llm::LlmConfig llm;                   // passed to each tuning (TuneRequest::llm)
 };
 
 // Returns the process exit status; messages go to `log`.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cache/store.h"
+#include "driver/llm/llm_config.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
@@ -29,6 +30,11 @@ struct TuneRequest {
     // Where the device's calibrated ceilings are cached (the local cache's root); empty:
     // calibrate every time. Profiling evidence is skipped when $OPTIML_PROFILE is "0".
     std::filesystem::path cache_root;
+    // The LLM endpoint, replay and budget (environment and flags resolved; docs/llm.md), and the
+    // seed caches whose llm/ folders hold recorded exchanges: llm::open_chat() takes these with
+    // cache_root. llm.enabled() false: no LLM takes part.
+    llm::LlmConfig llm;
+    std::vector<std::filesystem::path> seeds;
 };
 
 // The spec's tuning space: its parameters, their defaults, and its constraints as validity (at

@@ -43,6 +43,7 @@ expect_error bad_mode "optiml_optimize_kernel(app): MODE argument is \"fastest\"
 OPTIML_MODE=turbo expect_error env_mode "environment variable OPTIML_MODE is \"turbo\"; expected one of auto, cache-only, retune, off."
 expect_error cache_mode "cache variable OPTIML_MODE is \"slow\"" -DOPTIML_MODE=slow
 expect_error bad_budget "BUDGET_EVALUATIONS is \"0\"; expected a positive integer."
+expect_error bad_llm_budget "LLM_TOKEN_BUDGET is \"lots\"; expected a whole number of tokens"
 expect_error interface_target "\"headers_only\" is an INTERFACE_LIBRARY target; OptiML adds generated sources"
 expect_error no_target "there is no target named \"missing\""
 expect_error typo "unexpected arguments \"SPECS;specs/good.optiml.json\""
