@@ -76,7 +76,7 @@ std::vector<search::Effect> implied_effects(const std::vector<std::string>& ids,
 }
 
 EarScores mean_scores(const std::vector<EarScores>& scores) {
-    const auto mean = [&](std::optional<double> EarScores::* field) -> std::optional<double> {
+    const auto mean = [&](std::optional<double> EarScores::*field) -> std::optional<double> {
         double sum = 0.0;
         int count = 0;
         for (const EarScores& s : scores)

@@ -15,16 +15,20 @@ namespace {
 using propose::Token;
 using propose::TokenKind;
 
-[[noreturn]] void reject(const std::string& reason) { throw AnswerRejected("guardrail", reason); }
+[[noreturn]] void reject(const std::string& reason) {
+    throw AnswerRejected("guardrail", reason);
+}
 
 // Directives whose name alone breaks the rules.
 constexpr std::array<std::string_view, 5> kFileDirectives = {"include", "include_next", "import",
                                                              "embed", "line"};
-// Calls that only host code (or a process) makes; identifiers starting "cuda" or "cu" and a
-// capital letter (runtime and driver API) are refused as well.
-constexpr std::array<std::string_view, 12> kHostCalls = {
-    "main",  "system", "popen",  "fopen",  "freopen", "fork",
-    "execv", "execl",  "execve", "dlopen", "remove",  "exit"};
+// Calls only host code (or a process) makes. The CUDA runtime ("cuda" and a capital letter:
+// cudaMalloc, cudaMemcpy, cudaLaunchKernel...) and the driver API's families are refused too.
+constexpr std::array<std::string_view, 10> kHostCalls = {
+    "main", "system", "popen", "fopen", "freopen", "fork", "execv", "execl", "execve", "dlopen"};
+constexpr std::array<std::string_view, 10> kDriverApi = {
+    "cuInit",   "cuCtx",    "cuDevice", "cuMem",   "cuModule",
+    "cuLaunch", "cuStream", "cuEvent",  "cuGraph", "cuLibrary"};
 
 std::string directive_word(std::string_view directive, std::size_t* after = nullptr) {
     std::size_t i = directive.find('#') + 1;
@@ -60,11 +64,11 @@ void check_directives(std::string_view code) {
 
 bool is_host_call(std::string_view name) {
     if (std::find(kHostCalls.begin(), kHostCalls.end(), name) != kHostCalls.end()) return true;
-    const auto api = [&](std::string_view prefix) {
-        return name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
-               std::isupper(static_cast<unsigned char>(name[prefix.size()]));
-    };
-    return api("cuda") || api("cu");
+    if (name.size() > 4 && name.substr(0, 4) == "cuda" &&
+        std::isupper(static_cast<unsigned char>(name[4])))
+        return true;
+    return std::any_of(kDriverApi.begin(), kDriverApi.end(),
+                       [&](std::string_view prefix) { return name.starts_with(prefix); });
 }
 
 // Host API calls and kernel launches anywhere in the answer.
@@ -152,14 +156,13 @@ void check_namespace_scope(std::string_view code, const std::vector<Token>& toke
 }
 
 int line_of(std::string_view text, std::size_t offset) {
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset),
-                                           '\n'));
+    return 1 + static_cast<int>(
+                   std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
 }
 
 }  // namespace
 
-GuardedKernel guard_answer(std::string_view original, std::string_view name,
-                           const Answer& answer) {
+GuardedKernel guard_answer(std::string_view original, std::string_view name, const Answer& answer) {
     const propose::KernelText before = propose::find_kernel(original, name);
     const std::string_view code = answer.code;
     const std::vector<Token> tokens = propose::code_tokens(code);
@@ -177,8 +180,8 @@ GuardedKernel guard_answer(std::string_view original, std::string_view name,
     const auto was = signature(original, before.declaration_begin, before.body_begin);
     const auto now = signature(code, after.declaration_begin, after.body_begin);
     if (was != now)
-        reject("the kernel's signature changed: `" + spelled(now) + "` instead of `" + spelled(was) +
-               "`; keep the name, qualifiers, parameter types and names");
+        reject("the kernel's signature changed: `" + spelled(now) + "` instead of `" +
+               spelled(was) + "`; keep the name, qualifiers, parameter types and names");
     check_namespace_scope(code, tokens, after, name);
     check_calls(code, tokens);
     check_directives(code);

@@ -5,6 +5,8 @@
 
 namespace optiml::llm {
 
-std::unique_ptr<ChatEndpoint> make_chat_endpoint_from_environment() { return nullptr; }
+std::unique_ptr<ChatEndpoint> make_chat_endpoint_from_environment() {
+    return nullptr;
+}
 
 }  // namespace optiml::llm

@@ -14,8 +14,8 @@ nlohmann::json answer_object(const std::string& content) {
     std::size_t begin = content.find('{');
     const std::size_t end = content.rfind('}');
     if (begin == std::string::npos || end == std::string::npos || end < begin) return nullptr;
-    nlohmann::json parsed = nlohmann::json::parse(content.substr(begin, end - begin + 1), nullptr,
-                                                  false);
+    nlohmann::json parsed =
+        nlohmann::json::parse(content.substr(begin, end - begin + 1), nullptr, false);
     return parsed.is_discarded() ? nlohmann::json(nullptr) : parsed;
 }
 
@@ -79,11 +79,10 @@ search::Consistency LlmJudge::check(const search::NodeInfo& parent,
         return consistency;
     JudgeNote& note = notes_[proposal.candidate];
     std::string failure;
-    note.verdict_score =
-        ask(verdict_request(prompt_for(setup_, *parent.candidate), proposal,
-                            parent.outcome->median_ms, outcome->second.median_ms, *parent.metrics,
-                            child),
-            note.verdict, failure);
+    note.verdict_score = ask(
+        verdict_request(prompt_for(setup_, *parent.candidate), proposal, parent.outcome->median_ms,
+                        outcome->second.median_ms, *parent.metrics, child),
+        note.verdict, failure);
     if (!note.verdict_score) note.failure = failure;
     return consistency;
 }

@@ -28,21 +28,23 @@ LlmProposer::LlmProposer(ChatEndpoint& endpoint, LlmKernelSetup setup, KernelCom
 search::Config LlmProposer::parameters_for(const search::Config& now, const Answer& answer) const {
     search::Config merged = now;
     for (const auto& [name, value] : answer.parameters) {
-        const auto at = setup_.space ? std::find(setup_.space->names.begin(),
-                                                 setup_.space->names.end(), name)
-                                     : std::vector<std::string>::const_iterator{};
+        const auto at =
+            setup_.space ? std::find(setup_.space->names.begin(), setup_.space->names.end(), name)
+                         : std::vector<std::string>::const_iterator{};
         if (!setup_.space || at == setup_.space->names.end())
             throw AnswerRejected("parameters", "parameters." + name + ": not a tunable parameter");
-        const auto& values = setup_.space->values[static_cast<std::size_t>(
-            at - setup_.space->names.begin())];
+        const auto& values =
+            setup_.space->values[static_cast<std::size_t>(at - setup_.space->names.begin())];
         if (std::find(values.begin(), values.end(), value) == values.end())
             throw AnswerRejected("parameters", "parameters." + name + ": " + std::to_string(value) +
                                                    " is not one of its values");
         merged[name] = value;
     }
     if (setup_.space && setup_.space->is_valid && !setup_.space->is_valid(merged))
-        throw AnswerRejected("parameters", "the parameter values asked for break the spec's "
-                                           "constraints: " + parameters_line(merged));
+        throw AnswerRejected("parameters",
+                             "the parameter values asked for break the spec's "
+                             "constraints: " +
+                                 parameters_line(merged));
     return merged;
 }
 
@@ -63,7 +65,9 @@ std::vector<search::Proposal> LlmProposer::propose(const search::NodeInfo& node)
     rules.original = prompt.source;
     rules.kernel = prompt.kernel;
     rules.max_repairs = options_.max_repairs;
-    rules.parameters = [&](const Answer& answer) { return parameters_for(from.parameters, answer); };
+    rules.parameters = [&](const Answer& answer) {
+        return parameters_for(from.parameters, answer);
+    };
 
     Authored authored = author_kernel(endpoint_, std::move(request), rules, compile_);
     ProposalRecord record;
@@ -103,8 +107,8 @@ std::vector<search::Proposal> LlmProposer::propose(const search::NodeInfo& node)
                                 ? " (+" + std::to_string(answer.changes.size() - 1) + " more)"
                                 : "");
         p.expected = implied_effects(p.evidence, *prompt.evidence);
-        if (auto child = propose::derive(setup_.context, from, authored.kernel->text,
-                                         p.transformation)) {
+        if (auto child =
+                propose::derive(setup_.context, from, authored.kernel->text, p.transformation)) {
             child->parameters = authored.parameters;
             p.candidate = *child;
             record.child = p.candidate;

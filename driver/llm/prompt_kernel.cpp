@@ -65,7 +65,8 @@ std::string numbered_kernel(const KernelPrompt& prompt, int* first_line, int* la
 
 std::string parameters_line(const search::Config& parameters) {
     std::vector<std::string> items;
-    for (const auto& [name, value] : parameters) items.push_back(name + "=" + std::to_string(value));
+    for (const auto& [name, value] : parameters)
+        items.push_back(name + "=" + std::to_string(value));
     return joined(items);
 }
 

@@ -91,7 +91,9 @@ std::string without_line_numbers(const std::string& code) {
     return out;
 }
 
-[[noreturn]] void reject(const std::string& reason) { throw AnswerRejected("parse", reason); }
+[[noreturn]] void reject(const std::string& reason) {
+    throw AnswerRejected("parse", reason);
+}
 
 int line_number(const json& value, const std::string& at) {
     if (!value.is_number_integer()) reject(at + ": expected a line number, got " + value.dump());
@@ -100,7 +102,8 @@ int line_number(const json& value, const std::string& at) {
 
 Change parse_change(const json& item, const std::string& at) {
     if (!item.is_object())
-        reject(at + ": expected an object {\"lines\": [a, b], \"reason\": ..., \"evidence\": [...]}");
+        reject(at +
+               ": expected an object {\"lines\": [a, b], \"reason\": ..., \"evidence\": [...]}");
     Change change;
     const auto lines = item.find("lines");
     if (lines == item.end()) reject(at + ".lines: missing; expected [first, last]");
@@ -108,8 +111,8 @@ Change parse_change(const json& item, const std::string& at) {
         change.first_line = change.last_line = line_number(*lines, at + ".lines");
     } else if (lines->is_array() && (lines->size() == 1 || lines->size() == 2)) {
         change.first_line = line_number(lines->front(), at + ".lines[0]");
-        change.last_line = line_number(lines->back(), at + ".lines[" +
-                                                          std::to_string(lines->size() - 1) + "]");
+        change.last_line =
+            line_number(lines->back(), at + ".lines[" + std::to_string(lines->size() - 1) + "]");
     } else {
         reject(at + ".lines: expected [first, last], got " + lines->dump());
     }

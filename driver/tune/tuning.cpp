@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/llm/llm_proposer_record.h"
 #include "driver/measure/verifier_pool.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
@@ -246,14 +247,16 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     }
     search::Result result = search::run_search(space, evaluator, parameter_budget, progress);
     std::optional<search::TreeResult> tree;
+    nlohmann::json llm_record;
     const int left = request.budget.evaluations - static_cast<int>(result.trace.size());
     if (transform && left > 0 && request.budget.seconds > result.wall_s) {
         search::Budget tree_budget = request.budget;
         tree_budget.evaluations = left;
         tree_budget.seconds = request.budget.seconds - result.wall_s;
-        tree = run_transformations({&spec, &request.device, &session, &evaluator, &space, &result,
-                                    tree_budget, scratch.path(), request.cache_root},
-                                   log);
+        tree = run_transformations(
+            {&spec, &request.device, &session, &evaluator, &space, &result, tree_budget,
+             scratch.path(), request.cache_root, request.chat, &llm_record},
+            log);
         if (tree) {
             result = merge_results(std::move(result), *tree);
             result.strategy += " + transformations";
@@ -336,6 +339,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         // The tree for `optiml explain`, and the text of every source on the winning path so it
         // can show each step as a diff.
         entry.manifest["search"]["tree"] = search::write_tree(*tree);
+        if (!llm_record.is_null()) llm::attach_record(entry.manifest["search"]["tree"], llm_record);
         // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
         if (!best.candidate.is_original_source())
             for (std::size_t step = 0; step < tree->winning_path.size(); ++step) {
