@@ -124,13 +124,18 @@ const search::TreeNode* llm_node(const search::TreeResult& tree, bool rejected) 
     return nullptr;
 }
 
-TEST(LlmInTheTree, OffersTheLlmEdgeWithItsRationaleAndEvidenceAndItWins) {
+// Four evaluations with a model that answers the grid-stride kernel, scores 0.9 and approves.
+void grow_with_the_good_answer(Grown& run) {
     ScriptedEndpoint endpoint(std::map<std::string, ScriptedEndpoint::Script>{
         {"propose@1", {answer(kGridStride, kGridStrideChanges)}},
         {"judge@1", {kScore}},
         {"verdict@1", {kVerdict}}});
-    Grown run;
     grow(run, endpoint, 4);
+}
+
+TEST(LlmInTheTree, OffersTheLlmEdgeWithItsRationaleAndEvidenceAndItWins) {
+    Grown run;
+    grow_with_the_good_answer(run);
     const search::TreeNode* node = llm_node(run.tree, false);
     ASSERT_NE(node, nullptr);
     EXPECT_EQ(node->proposal.proposer, "llm");
@@ -156,12 +161,8 @@ TEST(LlmInTheTree, OffersTheLlmEdgeWithItsRationaleAndEvidenceAndItWins) {
 }
 
 TEST(LlmInTheTree, RecordsEarMetricsPerNodeAndPerSearch) {
-    ScriptedEndpoint endpoint(std::map<std::string, ScriptedEndpoint::Script>{
-        {"propose@1", {answer(kGridStride, kGridStrideChanges)}},
-        {"judge@1", {kScore}},
-        {"verdict@1", {kVerdict}}});
     Grown run;
-    grow(run, endpoint, 4);
+    grow_with_the_good_answer(run);
     const search::TreeNode* node = llm_node(run.tree, false);
     ASSERT_NE(node, nullptr);
     const nlohmann::json record = llm_record(run.tree, run.records, run.notes);

@@ -10,11 +10,7 @@
 namespace optiml::llm {
 namespace {
 
-using testing::answer;
-using testing::kGridStride;
-using testing::kGridStrideChanges;
-using testing::kScaleSource;
-using testing::ScriptedEndpoint;
+using namespace testing;
 
 // twice<float2> fails inside the helper (line 2, outside the answer) and the float2 does not
 // convert to y's float (in the answer).
