@@ -116,6 +116,9 @@ void check_namespace_scope(std::string_view code, const std::vector<Token>& toke
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const std::string_view text = propose::token_text(code, tokens[i]);
         if (tokens[i].begin >= kernel.declaration_begin && tokens[i].begin < kernel.body_end) {
+            if (item_begin < i)
+                reject("the answer has an unterminated declaration at line " +
+                       std::to_string(tokens[item_begin].line) + ", before the kernel");
             item_begin = i + 1;
             continue;
         }
@@ -153,6 +156,9 @@ void check_namespace_scope(std::string_view code, const std::vector<Token>& toke
         i = end;
         item_begin = end + 1;
     }
+    if (item_begin < tokens.size())
+        reject("the answer ends in an unterminated declaration at line " +
+               std::to_string(tokens[item_begin].line));
 }
 
 int line_of(std::string_view text, std::size_t offset) {

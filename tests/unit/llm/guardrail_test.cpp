@@ -134,6 +134,10 @@ TEST(Guardrails, RejectsHostCode) {
     std::string launches = kGridStride;
     launches.insert(launches.rfind('}'), "    scale<<<1, 1>>>(n, x, y);\n");
     EXPECT_NE(rejection(launches).find("launches a kernel"), std::string::npos);
+    EXPECT_NE(rejection("int leftover\n" + std::string(kGridStride)).find("unterminated"),
+              std::string::npos);
+    EXPECT_NE(rejection(std::string(kGridStride) + "void tail()").find("unterminated"),
+              std::string::npos);
     EXPECT_NE(rejection("__device__ float table[4];\n" + std::string(kGridStride))
                   .find("namespace-scope declaration"),
               std::string::npos);
