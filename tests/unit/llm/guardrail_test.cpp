@@ -136,7 +136,7 @@ TEST(Guardrails, RejectsHostCode) {
     EXPECT_NE(rejection(launches).find("launches a kernel"), std::string::npos);
     EXPECT_NE(rejection("int leftover\n" + std::string(kGridStride)).find("unterminated"),
               std::string::npos);
-    EXPECT_NE(rejection(std::string(kGridStride) + "void tail()").find("unterminated"),
+    EXPECT_NE(rejection(std::string(kGridStride) + "void tail()\n").find("unterminated"),
               std::string::npos);
     EXPECT_NE(rejection("__device__ float table[4];\n" + std::string(kGridStride))
                   .find("namespace-scope declaration"),
