@@ -3,7 +3,6 @@
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/replay_run.h"
-#include "driver/llm/llm_config.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/strategy.h"
 #include "driver/spec/kernel_source.h"
@@ -103,10 +102,9 @@ void add_tune_command(CLI::App& app) {
                                                      ? cache::default_cache_dir()
                                                      : std::filesystem::path(options->cache_dir);
         std::optional<cache::Entry> entry;
-        const std::unique_ptr<llm::ChatEndpoint> chat = llm::make_chat_endpoint_from_environment();
         try {
             entry = tune::run_tuning({&spec, device, allowed, key, tune::key_summary(inputs),
-                                      budget, options->host_compiler, cache_root, chat.get()},
+                                      budget, options->host_compiler, cache_root},
                                      std::cout);
         } catch (const tune::CompareBuildError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";

@@ -7,7 +7,6 @@
 #include "cache/lookup_chain.h"
 #include "cache/store.h"
 #include "driver/codegen/launcher.h"
-#include "driver/llm/llm_config.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/candidate_json.h"
 #include "driver/spec/kernel_source.h"
@@ -134,9 +133,6 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         // Probed on the first miss only; `problem` set: the worker could not be used (not the
         // same as "no GPU").
         std::optional<measure::DeviceProbe> probe;
-        // The chat endpoint the environment configures, made on the first tuning (null: none).
-        std::unique_ptr<llm::ChatEndpoint> chat;
-        bool chat_made = false;
         for (const int arch : options.archs) {
             const cache::KeyInputs inputs = key_inputs(spec, sources, arch);
             const std::string key = cache::compute_key(inputs);
@@ -173,8 +169,6 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     log << tag << (entry ? "retuning " : "cache miss ") << key.substr(0, 12)
                         << "; tuning\n"
                         << std::flush;
-                    if (!chat_made) chat = llm::make_chat_endpoint_from_environment();
-                    chat_made = true;
                     GpuLock lock;
                     std::optional<cache::Entry> tuned;
                     std::string failure;
@@ -187,8 +181,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                              key_summary(inputs),
                              {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
                              options.host_compiler,
-                             local.root(),
-                             chat.get()},
+                             local.root()},
                             log, &failure);
                     } catch (const CompareBuildError& e) {
                         log << "optiml: error: " << e.what() << "\n";

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/llm/llm_config.h"
 #include "driver/llm/llm_proposer_record.h"
 #include "driver/measure/verifier_pool.h"
 #include "driver/search/candidate_json.h"
@@ -253,9 +254,16 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         search::Budget tree_budget = request.budget;
         tree_budget.evaluations = left;
         tree_budget.seconds = request.budget.seconds - result.wall_s;
+        // The model that joins the tree (LLM proposals, the LLM judge); null: rules only.
+        std::unique_ptr<llm::ChatEndpoint> chat;
+        try {
+            chat = llm::make_chat_endpoint_from_environment();
+        } catch (const llm::LlmError& e) {
+            log << prefix << "warning: no LLM in the tree: " << e.what() << "\n";
+        }
         tree = run_transformations(
             {&spec, &request.device, &session, &evaluator, &space, &result, tree_budget,
-             scratch.path(), request.cache_root, request.chat, &llm_record},
+             scratch.path(), request.cache_root, chat.get(), &llm_record},
             log);
         if (tree) {
             result = merge_results(std::move(result), *tree);

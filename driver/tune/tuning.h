@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cache/store.h"
-#include "driver/llm/chat.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
@@ -30,8 +29,6 @@ struct TuneRequest {
     // Where the device's calibrated ceilings are cached (the local cache's root); empty:
     // calibrate every time. Profiling evidence is skipped when $OPTIML_PROFILE is "0".
     std::filesystem::path cache_root;
-    // The model that joins the transformation tree (LLM proposals, the LLM judge); null: none.
-    llm::ChatEndpoint* chat = nullptr;
 };
 
 // The spec's tuning space: its parameters, their defaults, and its constraints as validity (at
