@@ -59,6 +59,55 @@ std::string indent(const std::string& text, const std::string& pad) {
     return out;
 }
 
+// "evidence coverage 100%, localization n/a, directional 50%" from an "ear" object.
+std::string ear_line(const nlohmann::json& ear) {
+    std::string out;
+    for (const auto& [field, label] : {std::pair{"evidence_coverage", "evidence coverage"},
+                                       std::pair{"localization", "localization"},
+                                       std::pair{"directional", "directional consistency"}}) {
+        const nlohmann::json value = ear.value(field, nlohmann::json(nullptr));
+        char percent[32] = "n/a";
+        if (value.is_number())
+            std::snprintf(percent, sizeof(percent), "%.0f%%", 100.0 * value.get<double>());
+        out += (out.empty() ? "" : ", ") + std::string(label) + " " + percent;
+    }
+    return out;
+}
+
+// The LLM layer's account of the search (tree_json + llm/llm_proposer_record.h), when it took part.
+void explain_llm_search(const nlohmann::json& llm, std::ostringstream& out) {
+    const nlohmann::json proposals = llm.value("proposals", nlohmann::json::array());
+    int accepted = 0;
+    for (const auto& p : proposals)
+        accepted += p.value("node", nlohmann::json(nullptr)).is_null() ? 0 : 1;
+    out << "  llm: " << proposals.size() << " proposals asked, " << accepted
+        << " became nodes; EAR over the search: "
+        << ear_line(llm.value("ear", nlohmann::json::object())) << "\n";
+    for (const auto& p : proposals)
+        for (const auto& attempt : p.value("attempts", nlohmann::json::array())) {
+            const std::string stage = attempt.value("stage", "?");
+            if (stage == "accepted") continue;
+            std::string reason = attempt.value("reason", "");
+            reason = reason.substr(0, reason.find('\n'));
+            out << "    rejected at " << p.value("parent", "?") << ", attempt "
+                << attempt.value("attempt", 0) << " (" << stage << "): " << reason << "\n";
+        }
+}
+
+// A node's LLM notes: its EAR scores and the judge's score and verdict.
+void explain_llm_node(const nlohmann::json& node, std::ostringstream& out) {
+    if (node.contains("ear")) out << "     EAR: " << ear_line(node.at("ear")) << "\n";
+    if (!node.contains("judge")) return;
+    const nlohmann::json& judge = node.at("judge");
+    if (judge.value("score", nlohmann::json(nullptr)).is_number())
+        out << "     llm judge: " << number(judge.at("score").get<double>()) << " before ("
+            << judge.value("reason", "") << ")";
+    if (judge.value("verdict_score", nlohmann::json(nullptr)).is_number())
+        out << "; " << number(judge.at("verdict_score").get<double>()) << " after ("
+            << judge.value("verdict", "") << ")";
+    out << "\n";
+}
+
 }  // namespace
 
 std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
@@ -83,6 +132,8 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
     out << "  tree: " << tree.nodes.size() - 1
         << " nodes measured beyond the root (the parameter search's best, "
         << ms(root.outcome.median_ms) << ")\n";
+    const nlohmann::json& tree_json = search.at("tree");
+    if (tree_json.contains("llm")) explain_llm_search(tree_json.at("llm"), out);
     if (tree.winning_path.size() < 2) {
         out << "  no transformation beat the root: the winner is the parameter search's best\n";
         return out.str();
@@ -105,6 +156,7 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
             << signed_number(node.reward.judge) << "\n";
         for (const auto& effect : p.expected)
             out << "     moved: " << metric_move(effect, parent.metrics, node.metrics) << "\n";
+        explain_llm_node(tree_json.at("nodes").at(node.id), out);
         if (p.candidate.source_id != parent.proposal.candidate.source_id) {
             const auto before = sources(parent.proposal.candidate.source_id);
             const auto after = sources(p.candidate.source_id);

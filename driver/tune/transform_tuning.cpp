@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <map>
 
+#include "driver/compile/compile_request.h"
+#include "driver/llm/llm_judge.h"
+#include "driver/llm/llm_proposer.h"
+#include "driver/llm/llm_proposer_record.h"
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
 #include "driver/profile/variant_evidence.h"
@@ -37,6 +41,34 @@ std::set<std::string> read_only_parameters(const spec::Spec& spec,
         if (spec.arguments[i].is_pointer && spec.arguments[i].role == spec::Role::Input)
             names.insert(kernel.parameters[i].name);
     return names;
+}
+
+// The launch geometry and the problem sizes, for the model's prompt.
+std::string launch_line(const spec::Spec& spec) {
+    const auto triple = [](const std::array<expr::Expr, 3>& e) {
+        return "(" + e[0].text() + ", " + e[1].text() + ", " + e[2].text() + ")";
+    };
+    std::string line = "block " + triple(spec.launch.block) + ", grid " + triple(spec.launch.grid);
+    std::string sizes;
+    for (const auto& argument : spec.arguments)
+        if (!argument.is_pointer)
+            sizes += (sizes.empty() ? "" : ", ") + argument.name + "=" +
+                     std::to_string(argument.integer_value);
+    if (!sizes.empty()) line += "; timed at " + sizes;
+    for (const auto& size : spec.check.extra_sizes) line += "; also verified at " + describe(size);
+    return line;
+}
+
+// The LLM proposer's compile: the text as a candidate of the pipeline, with its compiler.
+llm::KernelCompiler text_compiler(const spec::Spec& spec, int arch, SourceVariants& sources) {
+    return [&spec, arch, &sources](const std::string& text, const search::Config& parameters) {
+        search::Candidate probe(parameters);
+        probe.source_id = sources.add(text);
+        const compile::CompileRequest request =
+            make_compile_request(spec, probe, sources, arch, compile::Output::Cubin);
+        const compile::CompileResult result = compile::compile(request);
+        return llm::CompileCheck{result.ok, result.log, request.source_name};
+    };
 }
 
 }  // namespace
@@ -125,9 +157,20 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     propose::ParameterMoves parameter_moves(*in.space);
     propose::OptionMoves option_moves(context);
     propose::RewriteMoves rewrite_moves(context);
-    propose::RuleJudge judge;
-    const std::vector<search::Proposer*> proposers = {&rewrite_moves, &option_moves,
-                                                      &parameter_moves};
+    propose::RuleJudge rule_judge;
+    std::vector<search::Proposer*> proposers = {&rewrite_moves, &option_moves, &parameter_moves};
+    search::Judge* judge = &rule_judge;
+    std::optional<llm::LlmProposer> llm_proposer;
+    std::optional<llm::LlmJudge> llm_judge;
+    if (in.chat) {
+        const llm::LlmKernelSetup setup{context, in.device->name, spec.source.filename().string(),
+                                        launch_line(spec), in.space};
+        llm_proposer.emplace(*in.chat, setup,
+                             text_compiler(spec, in.device->arch, evaluator.sources()));
+        llm_judge.emplace(*in.chat, setup, rule_judge);
+        proposers.insert(proposers.begin(), &*llm_proposer);
+        judge = &*llm_judge;
+    }
 
     search::TreeStart start;
     const auto& best = parameters.trace[*parameters.best];
@@ -141,11 +184,20 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
         << " s\n"
         << std::flush;
     search::TreeResult tree =
-        search::run_tree_search(start, evaluator, proposers, judge, profiler, in.budget);
+        search::run_tree_search(start, evaluator, proposers, *judge, profiler, in.budget);
     const auto& winner = tree.nodes.at(tree.best);
     log << prefix << tree.trace.size() << " evaluations, " << tree.nodes.size() << " nodes; best "
         << search::format_candidate(winner.candidate()) << ", " << winner.outcome.median_ms
         << " ms\n";
+    if (llm_proposer) {
+        for (const auto& record : llm_proposer->records())
+            for (const auto& attempt : record.attempts)
+                log << prefix << "llm at " << search::format_candidate(record.parent)
+                    << ", attempt " << attempt.number << ": " << attempt.stage
+                    << (attempt.reason.empty() ? "" : ": " + attempt.reason.substr(0, 300)) << "\n";
+        if (in.llm_record)
+            *in.llm_record = llm::llm_record(tree, llm_proposer->records(), llm_judge->notes());
+    }
     return tree;
 }
 

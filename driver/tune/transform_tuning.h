@@ -1,6 +1,7 @@
-// OptiML-X without an LLM: after the parameter search, a tree over transformations
-// (search/tree_search.h) rooted at its best candidate, expanded by the rule proposers
-// (parameter moves, compile options, source rewrites) and ranked by the rule judge, every node
+// OptiML-X: after the parameter search, a tree over transformations (search/tree_search.h)
+// rooted at its best candidate, expanded by the rule proposers (parameter moves, compile
+// options, source rewrites) and, when a chat endpoint is configured, the LLM proposer, ranked by
+// the rule judge or, with an endpoint, the LLM judge (the rule judge its fallback), every node
 // verified and timed by the same evaluator (so the incumbent carries over) and profiled on the
 // same GPU, its evidence feeding the next proposals.
 #pragma once
@@ -9,6 +10,9 @@
 #include <optional>
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
+#include "driver/llm/chat.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/tree_search.h"
 #include "driver/spec/spec.h"
@@ -40,6 +44,10 @@ struct TransformInputs {
     search::Budget budget;                       // what is left for the tree
     std::filesystem::path scratch;
     std::filesystem::path cache_root;  // for the device ceilings
+    // The model that proposes and judges; null: rules only, as without an LLM.
+    llm::ChatEndpoint* chat = nullptr;
+    // Out, when `chat` took part: what the LLM layer did (llm/llm_proposer_record.h).
+    nlohmann::json* llm_record = nullptr;
 };
 
 // nullopt (with the reason in `log`) when the tree cannot start: the kernel's text is not one

@@ -13,6 +13,9 @@
 #include <sstream>
 
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/llm/exchange_chain.h"
+#include "driver/llm/llm_config.h"
+#include "driver/llm/llm_proposer_record.h"
 #include "driver/measure/verifier_pool.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
@@ -246,14 +249,26 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     }
     search::Result result = search::run_search(space, evaluator, parameter_budget, progress);
     std::optional<search::TreeResult> tree;
+    nlohmann::json llm_record;
     const int left = request.budget.evaluations - static_cast<int>(result.trace.size());
     if (transform && left > 0 && request.budget.seconds > result.wall_s) {
         search::Budget tree_budget = request.budget;
         tree_budget.evaluations = left;
         tree_budget.seconds = request.budget.seconds - result.wall_s;
-        tree = run_transformations({&spec, &request.device, &session, &evaluator, &space, &result,
-                                    tree_budget, scratch.path(), request.cache_root},
-                                   log);
+        // The model that joins the tree (LLM proposals, the LLM judge); null: rules only.
+        std::unique_ptr<llm::BudgetedChat> chat;
+        try {
+            if (request.llm.enabled())
+                chat =
+                    llm::open_chat(request.llm, request.cache_root, request.seeds,
+                                   [&](const std::string& note) { log << prefix << note << "\n"; });
+        } catch (const llm::LlmError& e) {
+            log << prefix << "warning: no LLM in the tree: " << e.what() << "\n";
+        }
+        tree = run_transformations(
+            {&spec, &request.device, &session, &evaluator, &space, &result, tree_budget,
+             scratch.path(), request.cache_root, chat.get(), &llm_record},
+            log);
         if (tree) {
             result = merge_results(std::move(result), *tree);
             result.strategy += " + transformations";
@@ -336,6 +351,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         // The tree for `optiml explain`, and the text of every source on the winning path so it
         // can show each step as a diff.
         entry.manifest["search"]["tree"] = search::write_tree(*tree);
+        if (!llm_record.is_null()) llm::attach_record(entry.manifest["search"]["tree"], llm_record);
         // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
         if (!best.candidate.is_original_source())
             for (std::size_t step = 0; step < tree->winning_path.size(); ++step) {

@@ -32,5 +32,43 @@ TEST(Explain, WithoutTheTextsOrTheTreeItSaysSo) {
     EXPECT_THROW(explain(broken, none), std::exception);
 }
 
+TEST(Explain, ShowsTheLlmLayersEarMetricsJudgeAndRejections) {
+    nlohmann::json m = manifest_with_tree();
+    nlohmann::json& tree = m["search"]["tree"];
+    tree["nodes"][1]["kind"] = "llm";
+    tree["nodes"][1]["ear"] = {
+        {"evidence_coverage", 1.0}, {"localization", 0.5}, {"directional", nullptr}};
+    tree["nodes"][1]["judge"] = {{"score", 0.9},
+                                 {"reason", "answers stall-1"},
+                                 {"verdict_score", 0.8},
+                                 {"verdict", "instructions fell"},
+                                 {"failure", ""}};
+    tree["llm"] = {
+        {"ear", {{"evidence_coverage", 0.75}, {"localization", 0.5}, {"directional", 1.0}}},
+        {"proposals",
+         {{{"parent", "block=256"},
+           {"node", 1},
+           {"attempts",
+            {{{"attempt", 1}, {"stage", "compile"}, {"reason", "it does not compile:\n..."}},
+             {{"attempt", 2}, {"stage", "accepted"}, {"reason", ""}}}}}}}};
+    const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+    const std::string text = explain(m, none);
+    EXPECT_NE(text.find("1. [llm] unroll line 2 by 4"), std::string::npos) << text;
+    EXPECT_NE(text.find("EAR: evidence coverage 100%, localization 50%, directional "
+                        "consistency n/a"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("llm judge: 0.9 before (answers stall-1); 0.8 after (instructions fell)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("llm: 1 proposals asked, 1 became nodes; EAR over the search: evidence "
+                        "coverage 75%, localization 50%, directional consistency 100%"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("rejected at block=256, attempt 1 (compile): it does not compile:"),
+              std::string::npos)
+        << text;
+}
+
 }  // namespace
 }  // namespace optiml::report
