@@ -28,12 +28,14 @@ BuildCache::BuildCache(const BuildCacheConfig& config, Warn warn)
     : local_(config.local_dir.empty() ? default_cache_dir() : config.local_dir),
       warn_(std::move(warn)),
       remote_config_(config.remote) {
+    // A seed's trusted-keys file counts even before the seed has entries (a project whose
+    // results come from the remote keeps it there); a seed folder without entries/ (only its
+    // README, say) has nothing else to offer.
+    const std::shared_ptr<const TrustedKeys> keys =
+        load_trusted_keys(config.seeds, config.trusted_key_files);
     std::vector<std::filesystem::path> seeds;
-    // A seed folder with no entries yet (only its README, say) has nothing to offer.
     for (const auto& seed : config.seeds)
         if (std::filesystem::is_directory(seed / "entries")) seeds.push_back(seed);
-    const std::shared_ptr<const TrustedKeys> keys =
-        load_trusted_keys(seeds, config.trusted_key_files);
 
     auto local = std::make_unique<LocalBackend>(local_);
     Backend* local_backend = local.get();

@@ -6,6 +6,8 @@
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/compile/image_cache.h"
+#include "driver/spec/spec.h"
+#include "driver/tune/kernel_key.h"
 
 namespace optiml::cli {
 namespace {
@@ -206,8 +208,12 @@ void add_cache_command(CLI::App& app) {
     exporter->add_option("keys", *keys, "Keys to export (default: all)");
     exporter->callback([=] {
         guarded([&] {
-            for (const auto& k : open_store(*dir).export_to(*to, *keys))
-                std::cout << "exported " << k << "\n";
+            const std::vector<std::string> exported = open_store(*dir).export_to(*to, *keys);
+            for (const auto& k : exported) std::cout << "exported " << k << "\n";
+            // A seed ships only signed (docs/caching.md, "Trust"): a tuner's key signs it here.
+            if (const auto signer = cache::SigningKey::from_environment(); signer && !exported.empty())
+                for (const auto& k : cache::sign_entries(*to, exported, *signer))
+                    std::cout << "signed " << k << "\n";
         });
     });
 
@@ -225,6 +231,23 @@ void add_cache_command(CLI::App& app) {
     });
 
     add_remote_commands(cache, dir);
+
+    auto* key_command = cache->add_subcommand(
+        "key", "Print a spec's cache key for an architecture (no GPU needed), e.g. for pull");
+    auto spec_file = std::make_shared<std::string>();
+    auto arch = std::make_shared<int>(90);
+    key_command->add_option("--spec", *spec_file, "Kernel spec (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    key_command->add_option("--arch", *arch, "Architecture number, e.g. 90")->capture_default_str();
+    key_command->callback([=] {
+        guarded([&] {
+            const spec::Spec spec = spec::load_spec(*spec_file);
+            std::cout << cache::compute_key(
+                             tune::key_inputs(spec, tune::scan_sources(spec), *arch))
+                      << "\n";
+        });
+    });
 }
 
 }  // namespace optiml::cli
