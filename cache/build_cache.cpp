@@ -47,7 +47,8 @@ BuildCache::BuildCache(const BuildCacheConfig& config, Warn warn)
                    "seed");
     }
     if (remote_config_) {
-        auto remote = std::make_unique<RemoteHttpBackend>(*remote_config_, local_.root());
+        auto remote = std::make_unique<RemoteHttpBackend>(*remote_config_, local_.root(),
+                                                          /*replace_existing=*/true);
         remote_ = remote.get();
         chain_.add(std::make_unique<TrustedBackend>(std::move(remote), keys, "remote"), "remote",
                    local_backend);
@@ -60,7 +61,7 @@ std::optional<Found> BuildCache::fetch(const std::string& key) const {
     return chain_.fetch(key, warn_);
 }
 
-void BuildCache::store(const Entry& entry) {
+bool BuildCache::store(const Entry& entry) {
     try {
         local_.remove(entry.key);  // a retune replaces the old result
         local_.put(entry);
@@ -68,12 +69,14 @@ void BuildCache::store(const Entry& entry) {
         warn_("could not store the result: " + std::string(e.what()));
     }
     if (remote_ == nullptr || !remote_config_ || remote_config_->mode != RemoteMode::kReadWrite)
-        return;
+        return false;
     try {
-        if (!remote_->available()) return;  // already reported
-        remote_->publish(entry_to_publish(entry, SigningKey::from_environment()));
+        if (!remote_->available()) return false;  // already reported
+        // A tuning's result replaces what the remote holds under its key (a retune).
+        return remote_->publish(entry_to_publish(entry, SigningKey::from_environment()));
     } catch (const CacheError& e) {
         warn_("not published to the remote cache: " + std::string(e.what()));
+        return false;
     }
 }
 

@@ -45,8 +45,9 @@ class BuildCache {
     // The first usable entry; every entry passed over is reported through `warn`, one line.
     std::optional<Found> fetch(const std::string& key) const;
     // A tuning's result: replaces the local entry, then, with a read-write remote, publishes it
-    // signed by $OPTIML_SIGNING_KEY. Failures are warnings: the build has its result.
-    void store(const Entry& entry);
+    // signed by $OPTIML_SIGNING_KEY. Failures are warnings: the build has its result. Returns
+    // whether the remote received it.
+    bool store(const Entry& entry);
 
   private:
     Store local_;

@@ -190,7 +190,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                                           " (details above)";
                     if (tuned) {
                         entry = std::move(tuned);
-                        caches.store(*entry);  // locally; signed to a read-write remote
+                        if (caches.store(*entry))  // locally; signed to a read-write remote
+                            log << tag << "published " << key.substr(0, 12)
+                                << " to the remote cache\n";
                     }
                 } else if (entry) {
                     log << tag << "no GPU of this architecture to retune on; cache hit "
