@@ -41,10 +41,10 @@ BuildCache::BuildCache(const BuildCacheConfig& config, Warn warn)
     Backend* local_backend = local.get();
     chain_.add(std::move(local), "cache");
     for (const auto& seed : seeds) {
-        chain_.add(std::make_unique<TrustedBackend>(
-                       std::make_unique<LocalBackend>(Store(seed, /*read_only=*/true)), keys,
-                       "seed"),
-                   "seed");
+        chain_.add(
+            std::make_unique<TrustedBackend>(
+                std::make_unique<LocalBackend>(Store(seed, /*read_only=*/true)), keys, "seed"),
+            "seed");
     }
     if (remote_config_) {
         auto remote = std::make_unique<RemoteHttpBackend>(*remote_config_, local_.root(),

@@ -83,7 +83,8 @@ HttpResponse HttpClient::perform(Method method, const std::string& path, const s
         case Method::kPut:
             curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, "PUT");
             curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
-            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
+            curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                             static_cast<curl_off_t>(body->size()));
             headers.add("Content-Type: application/octet-stream");
             headers.add("Expect:");  // no 100-continue round trip for small blobs
             // The answer to a PUT is not needed, and must not reach standard output.

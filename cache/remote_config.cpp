@@ -47,8 +47,8 @@ std::optional<RemoteConfig> remote_config(const std::string& url, const std::str
     const bool from_option = !url.empty();
     std::string base = from_option ? url : environment("OPTIML_REMOTE_CACHE");
     if (base.empty()) return std::nullopt;
-    const std::string origin =
-        from_option ? "the remote cache URL (REMOTE_CACHE / --remote-cache)" : "OPTIML_REMOTE_CACHE";
+    const std::string origin = from_option ? "the remote cache URL (REMOTE_CACHE / --remote-cache)"
+                                           : "OPTIML_REMOTE_CACHE";
     if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0) {
         throw CacheError(origin + " is '" + display_url(base) +
                          "'; expected an http:// or https:// URL of a server speaking the Bazel "
@@ -56,9 +56,10 @@ std::optional<RemoteConfig> remote_config(const std::string& url, const std::str
     }
     if (display_url(base) != base) {
         // A URL is printed in messages and recorded by CMake: secrets belong elsewhere.
-        throw CacheError(origin + " carries a user name or password; remove it from the URL and "
-                                  "set OPTIML_REMOTE_CACHE_USER and OPTIML_REMOTE_CACHE_PASSWORD "
-                                  "(or OPTIML_REMOTE_CACHE_TOKEN) in the environment instead");
+        throw CacheError(origin +
+                         " carries a user name or password; remove it from the URL and "
+                         "set OPTIML_REMOTE_CACHE_USER and OPTIML_REMOTE_CACHE_PASSWORD "
+                         "(or OPTIML_REMOTE_CACHE_TOKEN) in the environment instead");
     }
     while (base.ends_with('/')) base.pop_back();
 

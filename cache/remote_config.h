@@ -16,7 +16,7 @@ std::optional<RemoteMode> parse_remote_mode(const std::string& text);
 struct RemoteConfig {
     std::string url;  // base URL without a trailing '/', e.g. http://cache:8080/optiml
     RemoteMode mode = RemoteMode::kReadOnly;
-    long connect_timeout_ms = 2000;  // per request: TCP (and TLS) connection
+    long connect_timeout_ms = 2000;   // per request: TCP (and TLS) connection
     long request_timeout_ms = 10000;  // per request: everything, connection included
     std::string bearer_token;         // $OPTIML_REMOTE_CACHE_TOKEN
     std::string user;                 // $OPTIML_REMOTE_CACHE_USER (basic auth)

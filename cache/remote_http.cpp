@@ -116,7 +116,8 @@ std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
     }
     if (!entry.manifest.is_object())
         throw DamagedEntryError(where.string() + ": not a JSON object; " + kRepublish);
-    for (const auto& [name, digest] : detail::recorded_hashes(entry.manifest, where, key, kRepublish))
+    for (const auto& [name, digest] :
+         detail::recorded_hashes(entry.manifest, where, key, kRepublish))
         entry.files.emplace(name, fetch_blob(key, name, digest));
     return entry;
 }
@@ -124,7 +125,8 @@ std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
 std::string RemoteHttpBackend::fetch_blob(const std::string& key, const std::string& name,
                                           const std::string& digest) {
     const std::string path = "/cas/" + digest;
-    const std::string what = config_.url + path + " (" + name + " of entry " + key.substr(0, 12) + ")";
+    const std::string what =
+        config_.url + path + " (" + name + " of entry " + key.substr(0, 12) + ")";
     if (!detail::is_valid_key(digest))  // a digest is a SHA-256, like a key
         throw DamagedEntryError(what + ": the manifest's digest is not a SHA-256; " + kRepublish);
     detail::HttpResponse response = http_->get(path);
@@ -137,7 +139,8 @@ std::string RemoteHttpBackend::fetch_blob(const std::string& key, const std::str
         throw DamagedEntryError(what + ": SHA-256 of the " + std::to_string(response.body.size()) +
                                 " bytes received is " + actual +
                                 ", not the digest it is stored under (the blob was changed or "
-                                "truncated); " + kRepublish);
+                                "truncated); " +
+                                kRepublish);
     }
     return std::move(response.body);
 }
@@ -161,10 +164,11 @@ void RemoteHttpBackend::put(const std::string& path, const std::string& body) {
 
 bool RemoteHttpBackend::publish(const Entry& entry) {
     if (config_.mode != RemoteMode::kReadWrite) {
-        throw CacheError("remote cache " + config_.url +
-                         " is read-only here; uploading needs mode read-write "
-                         "(REMOTE_CACHE_MODE read-write, --remote-cache-mode read-write or "
-                         "OPTIML_REMOTE_CACHE_MODE=read-write), meant for the CI runners that tune");
+        throw CacheError(
+            "remote cache " + config_.url +
+            " is read-only here; uploading needs mode read-write "
+            "(REMOTE_CACHE_MODE read-write, --remote-cache-mode read-write or "
+            "OPTIML_REMOTE_CACHE_MODE=read-write), meant for the CI runners that tune");
     }
     detail::require_valid_key(entry.key);
     const nlohmann::json manifest = detail::manifest_to_store(entry);

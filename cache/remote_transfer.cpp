@@ -41,8 +41,8 @@ std::vector<std::string> pull_entries(Store& store, const std::vector<std::strin
     for (const std::string& key : keys) {
         std::optional<Entry> entry = remote.fetch(key);
         if (!entry) {
-            throw CacheError("remote cache " + config.url + " has no entry " + key +
-                             " (GET /ac/" + key + " answered 404)");
+            throw CacheError("remote cache " + config.url + " has no entry " + key + " (GET /ac/" +
+                             key + " answered 404)");
         }
         trusted.require_signed(*entry, "remote " + config.url);
         if (store.insert(*entry)) pulled.push_back(key);
@@ -51,8 +51,7 @@ std::vector<std::string> pull_entries(Store& store, const std::vector<std::strin
 }
 
 std::vector<std::string> sign_entries(const std::filesystem::path& root,
-                                      const std::vector<std::string>& keys,
-                                      const SigningKey& key) {
+                                      const std::vector<std::string>& keys, const SigningKey& key) {
     Store store(root);
     const std::vector<Entry> entries = read_entries(store, keys);
     std::vector<std::string> changed;

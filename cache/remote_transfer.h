@@ -32,7 +32,6 @@ std::vector<std::string> pull_entries(Store& store, const std::vector<std::strin
 // Signs entries of the cache folder `root` (all when `keys` is empty) in place with `key`;
 // returns the keys whose manifest changed. Leaves no staging folder behind (for seeds).
 std::vector<std::string> sign_entries(const std::filesystem::path& root,
-                                      const std::vector<std::string>& keys,
-                                      const SigningKey& key);
+                                      const std::vector<std::string>& keys, const SigningKey& key);
 
 }  // namespace optiml::cache

@@ -18,10 +18,9 @@ constexpr std::size_t kSignatureBytes = 64;
 
 std::string base64(const std::string& bytes) {
     std::string text(4 * ((bytes.size() + 2) / 3), '\0');
-    const int length =
-        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data()),
-                        reinterpret_cast<const unsigned char*>(bytes.data()),
-                        static_cast<int>(bytes.size()));
+    const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data()),
+                                       reinterpret_cast<const unsigned char*>(bytes.data()),
+                                       static_cast<int>(bytes.size()));
     text.resize(static_cast<std::size_t>(length));
     return text;
 }
@@ -56,7 +55,8 @@ std::string raw_public_key(EVP_PKEY* key) {
 
 std::string pem_of_private_key(EVP_PKEY* key) {
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), BIO_free);
-    if (!bio || PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1)
+    if (!bio ||
+        PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1)
         throw CacheError("OpenSSL could not write the private key as PEM");
     char* data = nullptr;
     const long length = BIO_get_mem_data(bio.get(), &data);
@@ -74,9 +74,8 @@ std::string signed_message(const std::string& key, const nlohmann::json& manifes
                            const std::map<std::string, std::string>& files) {
     nlohmann::json unsigned_manifest = manifest;
     unsigned_manifest.erase("signature");
-    std::vector<TaggedField> fields = {{"optiml-signature", "1"},
-                                       {"key", key},
-                                       {"manifest", canonical_json(unsigned_manifest)}};
+    std::vector<TaggedField> fields = {
+        {"optiml-signature", "1"}, {"key", key}, {"manifest", canonical_json(unsigned_manifest)}};
     for (const auto& [name, bytes] : files) {  // std::map: name order
         fields.emplace_back("file.name", name);
         fields.emplace_back("file.sha256", sha256_hex(bytes));
@@ -87,8 +86,9 @@ std::string signed_message(const std::string& key, const nlohmann::json& manifes
 SigningKey::SigningKey(evp_pkey_st* key) : key_(own(key)) {}
 
 SigningKey SigningKey::load(const std::filesystem::path& pem_file) {
-    const std::string fix = "; create one with `optiml cache keygen --out <dir>` and point "
-                            "OPTIML_SIGNING_KEY at its .pem file";
+    const std::string fix =
+        "; create one with `optiml cache keygen --out <dir>` and point "
+        "OPTIML_SIGNING_KEY at its .pem file";
     std::optional<std::string> pem = detail::read_file(pem_file);
     if (!pem) throw CacheError(pem_file.string() + ": no such signing key file" + fix);
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(
@@ -138,11 +138,10 @@ bool signature_matches(const PublicKeyText& public_key, const std::string& signa
                                                                     EVP_MD_CTX_free);
     return key && context &&
            EVP_DigestVerifyInit(context.get(), nullptr, nullptr, nullptr, key.get()) == 1 &&
-           EVP_DigestVerify(context.get(),
-                            reinterpret_cast<const unsigned char*>(raw_signature->data()),
-                            raw_signature->size(),
-                            reinterpret_cast<const unsigned char*>(message.data()),
-                            message.size()) == 1;
+           EVP_DigestVerify(
+               context.get(), reinterpret_cast<const unsigned char*>(raw_signature->data()),
+               raw_signature->size(), reinterpret_cast<const unsigned char*>(message.data()),
+               message.size()) == 1;
 }
 
 std::filesystem::path write_key_pair(const std::filesystem::path& dir, const std::string& name,
@@ -167,8 +166,8 @@ std::filesystem::path write_key_pair(const std::filesystem::path& dir, const std
     std::filesystem::create_directories(dir, error);
     if (error) throw CacheError(dir.string() + ": cannot create directory: " + error.message());
     detail::write_file_synced(private_file, pem_of_private_key(key.get()), 0600);
-    detail::write_file_synced(public_file,
-                              "ed25519 " + base64(raw_public_key(key.get())) + " " + comment + "\n");
+    detail::write_file_synced(
+        public_file, "ed25519 " + base64(raw_public_key(key.get())) + " " + comment + "\n");
     return public_file;
 }
 

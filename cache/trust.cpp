@@ -46,17 +46,17 @@ void TrustedKeys::require_signed(const Entry& entry, const std::string& where) c
     const auto signature = entry.manifest.find("signature");
     if (signature == entry.manifest.end()) {
         throw UntrustedEntryError(
-            what + "is unsigned, and entries from a seed or a remote cache ship only when a "
-                   "trusted key signed them (trusted-keys files: " +
+            what +
+            "is unsigned, and entries from a seed or a remote cache ship only when a "
+            "trusted key signed them (trusted-keys files: " +
             list_files(files_) +
             "); sign it on the tuning machine with `optiml cache sign` (OPTIML_SIGNING_KEY) and "
             "publish it again");
     }
-    const bool well_formed = signature->is_object() &&
-                             signature->value("algorithm", "") == "ed25519" &&
-                             signature->contains("public_key") &&
-                             (*signature)["public_key"].is_string() &&
-                             signature->contains("value") && (*signature)["value"].is_string();
+    const bool well_formed =
+        signature->is_object() && signature->value("algorithm", "") == "ed25519" &&
+        signature->contains("public_key") && (*signature)["public_key"].is_string() &&
+        signature->contains("value") && (*signature)["value"].is_string();
     if (!well_formed) {
         throw UntrustedEntryError(what +
                                   "has a malformed \"signature\" (expected algorithm \"ed25519\", "
@@ -66,8 +66,8 @@ void TrustedKeys::require_signed(const Entry& entry, const std::string& where) c
     const auto trusted = comments_.find(key);
     if (trusted == comments_.end()) {
         throw UntrustedEntryError(
-            what + "is signed by key " + key +
-            ", which no trusted-keys file lists (" + list_files(files_) +
+            what + "is signed by key " + key + ", which no trusted-keys file lists (" +
+            list_files(files_) +
             "); if that tuner is yours, add the line of its .pub file to the project's " +
             kTrustedKeysFileName);
     }

@@ -43,24 +43,26 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
         "push", "Upload entries to the remote cache, signed with $OPTIML_SIGNING_KEY");
     auto push_url = std::make_shared<std::string>();
     auto push_keys = std::make_shared<std::vector<std::string>>();
-    push->add_option("--remote-cache", *push_url, "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
+    push->add_option("--remote-cache", *push_url,
+                     "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
     push->add_option("keys", *push_keys, "Keys to upload (default: all)");
     push->callback([=] {
         guarded([&] {
             for (const auto& pushed :
                  cache::push_entries(open_store(*dir), *push_keys, require_remote(*push_url),
                                      cache::SigningKey::from_environment()))
-                std::cout << (pushed.uploaded ? "pushed " : "already there ") << pushed.key
-                          << "\n";
+                std::cout << (pushed.uploaded ? "pushed " : "already there ") << pushed.key << "\n";
         });
     });
 
     auto* pull = cache->add_subcommand(
-        "pull", "Download entries from the remote cache into this one, if a trusted key signed them");
+        "pull",
+        "Download entries from the remote cache into this one, if a trusted key signed them");
     auto pull_url = std::make_shared<std::string>();
     auto pull_keys = std::make_shared<std::vector<std::string>>();
     auto trusted = std::make_shared<std::vector<std::filesystem::path>>();
-    pull->add_option("--remote-cache", *pull_url, "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
+    pull->add_option("--remote-cache", *pull_url,
+                     "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
     pull->add_option("--trusted-keys", *trusted,
                      "Trusted-keys file, e.g. <seed>/trusted-keys.txt (repeatable; also "
                      "$OPTIML_TRUSTED_KEYS)");
@@ -80,7 +82,8 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
     });
 
     auto* keygen = cache->add_subcommand(
-        "keygen", "Create an Ed25519 signing key pair for a tuning runner (<name>.pem, <name>.pub)");
+        "keygen",
+        "Create an Ed25519 signing key pair for a tuning runner (<name>.pem, <name>.pub)");
     auto out = std::make_shared<std::string>();
     auto name = std::make_shared<std::string>("optiml-signing");
     auto comment = std::make_shared<std::string>("optiml tuner key");
@@ -106,9 +109,9 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
     sign->add_option("keys", *sign_keys, "Keys to sign (default: all)");
     sign->callback([=] {
         guarded([&] {
-            std::optional<cache::SigningKey> key =
-                key_file->empty() ? cache::SigningKey::from_environment()
-                                  : cache::SigningKey::load(*key_file);
+            std::optional<cache::SigningKey> key = key_file->empty()
+                                                       ? cache::SigningKey::from_environment()
+                                                       : cache::SigningKey::load(*key_file);
             if (!key)
                 throw cache::CacheError(
                     "no signing key: pass --key <file.pem> or set OPTIML_SIGNING_KEY (create one "
@@ -211,7 +214,8 @@ void add_cache_command(CLI::App& app) {
             const std::vector<std::string> exported = open_store(*dir).export_to(*to, *keys);
             for (const auto& k : exported) std::cout << "exported " << k << "\n";
             // A seed ships only signed (docs/caching.md, "Trust"): a tuner's key signs it here.
-            if (const auto signer = cache::SigningKey::from_environment(); signer && !exported.empty())
+            if (const auto signer = cache::SigningKey::from_environment();
+                signer && !exported.empty())
                 for (const auto& k : cache::sign_entries(*to, exported, *signer))
                     std::cout << "signed " << k << "\n";
         });
@@ -243,8 +247,7 @@ void add_cache_command(CLI::App& app) {
     key_command->callback([=] {
         guarded([&] {
             const spec::Spec spec = spec::load_spec(*spec_file);
-            std::cout << cache::compute_key(
-                             tune::key_inputs(spec, tune::scan_sources(spec), *arch))
+            std::cout << cache::compute_key(tune::key_inputs(spec, tune::scan_sources(spec), *arch))
                       << "\n";
         });
     });

@@ -26,11 +26,14 @@ class RemoteConfigTest : public ::testing::Test {
         }
         return "";
     }
-    static constexpr const char* kNames[] = {
-        "OPTIML_REMOTE_CACHE",      "OPTIML_REMOTE_CACHE_MODE",
-        "OPTIML_REMOTE_CACHE_TOKEN", "OPTIML_REMOTE_CACHE_USER",
-        "OPTIML_REMOTE_CACHE_PASSWORD", "OPTIML_REMOTE_CACHE_CA",
-        "OPTIML_REMOTE_CACHE_TIMEOUT_MS", "OPTIML_REMOTE_CACHE_CONNECT_TIMEOUT_MS"};
+    static constexpr const char* kNames[] = {"OPTIML_REMOTE_CACHE",
+                                             "OPTIML_REMOTE_CACHE_MODE",
+                                             "OPTIML_REMOTE_CACHE_TOKEN",
+                                             "OPTIML_REMOTE_CACHE_USER",
+                                             "OPTIML_REMOTE_CACHE_PASSWORD",
+                                             "OPTIML_REMOTE_CACHE_CA",
+                                             "OPTIML_REMOTE_CACHE_TIMEOUT_MS",
+                                             "OPTIML_REMOTE_CACHE_CONNECT_TIMEOUT_MS"};
 };
 
 TEST_F(RemoteConfigTest, NoUrlAnywhereMeansNoRemote) {

@@ -62,8 +62,7 @@ TEST_F(SignatureTest, AnUnsignedEntryIsRejectedAsUnsigned) {
     make_key("runner");
     Store store(scratch_.path() / "store");
     store.put(sample_entry("unsigned"));
-    const std::string why =
-        rejection(trusting("runner"), *store.get(sample_entry("unsigned").key));
+    const std::string why = rejection(trusting("runner"), *store.get(sample_entry("unsigned").key));
     EXPECT_NE(why.find("is unsigned"), std::string::npos) << why;
     EXPECT_NE(why.find("seed /somewhere"), std::string::npos) << why;
 }
