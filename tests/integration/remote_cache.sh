@@ -296,6 +296,27 @@ row "401 (basic auth on /private/), no credentials set" \
     "one message: HTTP 401, set OPTIML_REMOTE_CACHE_TOKEN or OPTIML_REMOTE_CACHE_USER/PASSWORD; original kernel; exit 0 (with them: hit)" \
     "$(added "$measured_ms")"
 
+# --- bearer token, and TLS with the team's own CA ---
+OPTIML_SIGNING_KEY=$work/keys/runner.pem OPTIML_REMOTE_CACHE_TOKEN=$nginx_token \
+    "$optiml" cache --cache-dir "$runner" push --remote-cache "$nginx_url/bearer" "${keys[2]}" \
+    >"$work/push.bearer.log" 2>&1 || { cat "$work/push.bearer.log"; fail "a push with a bearer token failed"; }
+rm -rf "$local_cache"
+build_kernel 3 "$nginx_url/bearer" "$work/no-token.log"
+assert_matches "$work/no-token.log" 'HTTP 401 Unauthorized.*set OPTIML_REMOTE_CACHE_TOKEN' "a 401 without a token"
+rm -rf "$local_cache"
+OPTIML_REMOTE_CACHE_TOKEN=$nginx_token build_kernel 3 "$nginx_url/bearer" "$work/token.log"
+assert_matches "$work/token.log" "cache hit [0-9a-f]{12} \\(remote $nginx_url/bearer\\)" "the bearer token did not reach the entry"
+assert_no_match "$work/token.log" "$nginx_token" "the token appeared in a message"
+rm -rf "$local_cache"
+build_kernel 1 "$nginx_tls_url" "$work/tls-unknown-ca.log"
+assert_matches "$work/tls-unknown-ca.log" "^optiml: warning: remote cache $nginx_tls_url: cannot read .*(certificate|SSL)" \
+    "a server whose CA is unknown was not reported as a TLS failure"
+rm -rf "$local_cache"
+OPTIML_REMOTE_CACHE_CA=$nginx_ca build_kernel 1 "$nginx_tls_url" "$work/tls.log"
+assert_matches "$work/tls.log" "cache hit [0-9a-f]{12} \\(remote $nginx_tls_url\\)" "TLS with OPTIML_REMOTE_CACHE_CA did not hit"
+row "HTTPS with a certificate of a private CA; /bearer/ wants a token" \
+    "without OPTIML_REMOTE_CACHE_CA: one warning (certificate problem), original kernel; with it: hit. No token: 401 message; with OPTIML_REMOTE_CACHE_TOKEN: hit" "-"
+
 # --- 10. trust: valid digests, but untrusted key / unsigned / a file swapped after signing ---
 # Published by hand with curl under /trust/, as a compromised runner or server could.
 trust_url=$nginx_url/trust
@@ -328,6 +349,18 @@ for case in "3|stranger|is signed by key .*, which no trusted-keys file lists|si
     row "entry with valid digests, $label" \
         "rejected, one warning: \"${reason//.\*/…}\"; original kernel; nothing stored locally" "$(added "$measured_ms")"
 done
+
+# --- pull by hand: a trusted entry comes in; an untrusted one is refused with its reason ---
+"$optiml" cache --cache-dir "$work/pulled" pull --remote-cache "$nginx_url" --trusted-keys "$trusted" \
+    "${keys[5]}" >"$work/pull.log" 2>&1 || { cat "$work/pull.log"; fail "pull failed"; }
+assert_matches "$work/pull.log" "^pulled ${keys[5]}" "pull did not report the entry"
+"$optiml" cache --cache-dir "$work/pulled" verify | grep -q "^ok *${keys[5]}" || fail "the pulled entry is not in the cache"
+if "$optiml" cache --cache-dir "$work/pulled" pull --remote-cache "$trust_url" --trusted-keys "$trusted" \
+    "${keys[2]}" >"$work/pull.untrusted.log" 2>&1; then
+    fail "pulling an entry signed by an untrusted key succeeded"
+fi
+assert_matches "$work/pull.untrusted.log" "^optiml: error: remote $trust_url: entry [0-9a-f]{12} is signed by key" \
+    "pull did not say why it refused the entry"
 
 {
     echo "| what was done to the server | what the build did | time added |"
