@@ -52,7 +52,36 @@ nlohmann::json parse_manifest(const std::filesystem::path& path, const std::stri
     }
 }
 
-// The store's own fields, checked for shape; returns file name -> recorded SHA-256.
+Entry read_entry(const std::filesystem::path& directory, const std::string& key,
+                 const std::string& fix) {
+    const std::filesystem::path manifest_path = directory / kManifestName;
+    Entry entry;
+    entry.key = key;
+    entry.directory = directory;
+    entry.manifest = parse_manifest(manifest_path, fix);
+    for (const auto& [name, expected] : recorded_hashes(entry.manifest, manifest_path, key, fix)) {
+        const std::filesystem::path file = directory / name;
+        std::optional<std::string> bytes = read_file(file);
+        if (!bytes) damaged(file, "missing (listed in " + std::string(kManifestName) + ")", fix);
+        std::string actual = sha256_hex(*bytes);
+        if (actual != expected) {
+            damaged(file,
+                    "SHA-256 is " + actual + " but " + std::string(kManifestName) + " records " +
+                        expected + " (the file was changed or truncated)",
+                    fix);
+        }
+        entry.files.emplace(name, std::move(*bytes));
+    }
+    return entry;
+}
+
+bool is_folder(const std::filesystem::path& path) {
+    std::error_code error;
+    return std::filesystem::is_directory(path, error);
+}
+
+}  // namespace
+
 std::map<std::string, std::string> recorded_hashes(const nlohmann::json& manifest,
                                                    const std::filesystem::path& path,
                                                    const std::string& key, const std::string& fix) {
@@ -89,36 +118,6 @@ std::map<std::string, std::string> recorded_hashes(const nlohmann::json& manifes
     }
     return recorded;
 }
-
-Entry read_entry(const std::filesystem::path& directory, const std::string& key,
-                 const std::string& fix) {
-    const std::filesystem::path manifest_path = directory / kManifestName;
-    Entry entry;
-    entry.key = key;
-    entry.directory = directory;
-    entry.manifest = parse_manifest(manifest_path, fix);
-    for (const auto& [name, expected] : recorded_hashes(entry.manifest, manifest_path, key, fix)) {
-        const std::filesystem::path file = directory / name;
-        std::optional<std::string> bytes = read_file(file);
-        if (!bytes) damaged(file, "missing (listed in " + std::string(kManifestName) + ")", fix);
-        std::string actual = sha256_hex(*bytes);
-        if (actual != expected) {
-            damaged(file,
-                    "SHA-256 is " + actual + " but " + std::string(kManifestName) + " records " +
-                        expected + " (the file was changed or truncated)",
-                    fix);
-        }
-        entry.files.emplace(name, std::move(*bytes));
-    }
-    return entry;
-}
-
-bool is_folder(const std::filesystem::path& path) {
-    std::error_code error;
-    return std::filesystem::is_directory(path, error);
-}
-
-}  // namespace
 
 std::string damage_fix(const std::filesystem::path& root, bool read_only) {
     if (read_only) {

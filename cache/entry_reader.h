@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,12 @@ namespace optiml::cache::detail {
 
 // What a user should do about a damaged entry in the store at `root`.
 std::string damage_fix(const std::filesystem::path& root, bool read_only);
+
+// The store's own fields of a manifest read from `where` (a file or a URL), checked for shape:
+// file name -> recorded SHA-256. Throws DamagedEntryError naming `where`, the problem and `fix`.
+std::map<std::string, std::string> recorded_hashes(const nlohmann::json& manifest,
+                                                   const std::filesystem::path& where,
+                                                   const std::string& key, const std::string& fix);
 
 // Reads and verifies the entry of `key` under `root`; nullopt when absent (including when a
 // concurrent remove or gc took it away mid-read). Throws DamagedEntryError naming the path, the

@@ -60,9 +60,8 @@ std::optional<std::string> read_file(const std::filesystem::path& file) {
     return bytes;
 }
 
-void write_file_synced(const std::filesystem::path& file, std::string_view bytes) {
-    // 0666 lets the umask decide, so a cache shared by a team through group permissions works.
-    FileDescriptor fd(::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+void write_file_synced(const std::filesystem::path& file, std::string_view bytes, unsigned mode) {
+    FileDescriptor fd(::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode));
     if (fd.get() < 0) fail(file, "create", errno);
     std::size_t written = 0;
     while (written < bytes.size()) {

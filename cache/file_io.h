@@ -11,8 +11,10 @@ namespace optiml::cache::detail {
 // The file's bytes; nullopt when it does not exist. Other failures throw CacheError.
 std::optional<std::string> read_file(const std::filesystem::path& file);
 
-// Creates `file` (which must not exist), writes `bytes` and fsyncs it before closing.
-void write_file_synced(const std::filesystem::path& file, std::string_view bytes);
+// Creates `file` (which must not exist) with `mode` less the umask (0666 lets the umask decide,
+// so a cache shared by a team through group permissions works), writes `bytes` and fsyncs it.
+void write_file_synced(const std::filesystem::path& file, std::string_view bytes,
+                       unsigned mode = 0666);
 
 // Makes the directory's entries (creations, renames) durable.
 void fsync_directory(const std::filesystem::path& directory);

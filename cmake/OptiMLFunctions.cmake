@@ -6,9 +6,11 @@
 #                          [CACHE_SEED <dir>...]
 #                          [BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>]
 #                          [LLM_BASE_URL <url>] [LLM_MODEL <name>] [LLM_TOKEN_BUDGET <n>]
-#                          [LLM_REPLAY])
+#                          [LLM_REPLAY]
+#                          [REMOTE_CACHE <url>] [REMOTE_CACHE_MODE read|read-write]
+#                          [TRUSTED_KEYS <file>...])
 #
-# At build time `optiml build` looks the kernel up in the cache (local, then the seeds), tunes it
+# At build time `optiml build` looks the kernel up in the cache (local, the seeds, the remote), tunes it
 # when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
 # CMAKE_CXX_COMPILER), and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
 # with the launcher and the embedded tuned binaries; both join <target>. Each kernel's build also
@@ -22,6 +24,10 @@
 # arguments override them; empty/OFF: the driver reads the environment variables of the same names
 # at build time). The API key is never a CMake setting: set OPTIML_LLM_API_KEY in the build's
 # environment (docs/llm.md).
+# OPTIML_REMOTE_CACHE and OPTIML_REMOTE_CACHE_MODE (empty: the environment variables of the same
+# names at build time; REMOTE_CACHE and REMOTE_CACHE_MODE override them). Seed and remote entries
+# are used only when signed by a key of <seed>/trusted-keys.txt or a TRUSTED_KEYS file
+# (docs/caching.md, "Trust").
 #
 # Loaded by OptiMLConfig.cmake (find_package) or by OptiML's cmake/CMakeLists.txt (add_subdirectory).
 include_guard(GLOBAL)
@@ -35,6 +41,10 @@ cmake_policy(SET CMP0116 NEW)
 set(OPTIML_MODE "auto" CACHE STRING
     "OptiML mode: auto, cache-only, retune or off (the environment variable OPTIML_MODE overrides it)")
 set_property(CACHE OPTIML_MODE PROPERTY STRINGS auto cache-only retune off)
+set(OPTIML_REMOTE_CACHE "" CACHE STRING
+    "OptiML remote cache URL, Bazel HTTP protocol (empty: $OPTIML_REMOTE_CACHE at build time)")
+set(OPTIML_REMOTE_CACHE_MODE "" CACHE STRING
+    "OptiML remote cache mode: read or read-write (empty: $OPTIML_REMOTE_CACHE_MODE, else read)")
 set(OPTIML_CACHE_DIR "" CACHE PATH
     "OptiML cache directory (empty: $OPTIML_CACHE_DIR at build time, else $XDG_CACHE_HOME/optiml, else ~/.cache/optiml)")
 set(OPTIML_LLM_BASE_URL "" CACHE STRING
@@ -132,14 +142,15 @@ endfunction()
 
 function(optiml_optimize_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "LLM_REPLAY"
-                        "SPEC;MODE;BUDGET_EVALUATIONS;BUDGET_SECONDS;LLM_BASE_URL;LLM_MODEL;LLM_TOKEN_BUDGET"
-                        "ARCHS;CACHE_SEED")
+                        "SPEC;MODE;BUDGET_EVALUATIONS;BUDGET_SECONDS;LLM_BASE_URL;LLM_MODEL;LLM_TOKEN_BUDGET;REMOTE_CACHE;REMOTE_CACHE_MODE"
+                        "ARCHS;CACHE_SEED;TRUSTED_KEYS")
   set(call "optiml_optimize_kernel(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${call}: unexpected arguments \"${arg_UNPARSED_ARGUMENTS}\"; expected "
                         "SPEC <file> [MODE <mode>] [ARCHS <arch>...] [CACHE_SEED <dir>...] "
                         "[BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>] [LLM_BASE_URL <url>] "
-                        "[LLM_MODEL <name>] [LLM_TOKEN_BUDGET <n>] [LLM_REPLAY].")
+                        "[LLM_MODEL <name>] [LLM_TOKEN_BUDGET <n>] [LLM_REPLAY] [REMOTE_CACHE <url>] "
+                        "[REMOTE_CACHE_MODE read|read-write] [TRUSTED_KEYS <file>...].")
   endif()
   if(NOT arg_SPEC)
     message(FATAL_ERROR "${call}: SPEC <file> is required (the kernel's .optiml.json).")
@@ -296,6 +307,28 @@ function(optiml_optimize_kernel target)
     set(cache_args --cache-dir "${cache_dir}")
   endif()
 
+  # --- the remote cache and trusted keys (URL and credentials are checked by the driver) ---
+  set(remote_args "")
+  foreach(setting IN ITEMS REMOTE_CACHE REMOTE_CACHE_MODE)
+    set(value "${arg_${setting}}")
+    if(value STREQUAL "")
+      set(value "${OPTIML_${setting}}")
+    endif()
+    if(setting STREQUAL "REMOTE_CACHE_MODE" AND NOT value MATCHES "^(|read|read-write)$")
+      message(FATAL_ERROR "${call}: REMOTE_CACHE_MODE is \"${value}\"; expected read (never "
+                          "upload) or read-write (CI runners that tune and publish).")
+    endif()
+    if(NOT value STREQUAL "")
+      string(TOLOWER "--${setting}" option)
+      string(REPLACE "_" "-" option "${option}")
+      list(APPEND remote_args ${option} "${value}")
+    endif()
+  endforeach()
+  foreach(keys_file IN LISTS arg_TRUSTED_KEYS)
+    cmake_path(ABSOLUTE_PATH keys_file BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE)
+    list(APPEND remote_args --trusted-keys "${keys_file}")
+  endforeach()
+
   # A spec's comparison function (check.compare) is compiled with the project's C++ compiler;
   # without the CXX language the driver's default, `c++`, is used.
   set(compiler_args "")
@@ -318,7 +351,7 @@ function(optiml_optimize_kernel target)
     OUTPUT "${launcher}" "${header}"
     COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
-            ${compiler_args} --manifest "${build_manifest}" ${llm_args}
+            ${compiler_args} --manifest "${build_manifest}" ${llm_args} ${remote_args}
     DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
     DEPFILE "${depfile}"
     JOB_POOL optiml_tune

@@ -63,6 +63,15 @@ void add_build_command(CLI::App& app) {
         "--cache-dir", options->cache_dir,
         "Local cache (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
     command->add_option("--seed", options->seeds, "Read-only seed cache folder (repeatable)");
+    command->add_option("--remote-cache", options->remote_cache,
+                        "Remote cache URL, Bazel HTTP protocol (default: $OPTIML_REMOTE_CACHE)");
+    command
+        ->add_option("--remote-cache-mode", options->remote_cache_mode,
+                     "read (never upload) | read-write (publish what is tuned); default: "
+                     "$OPTIML_REMOTE_CACHE_MODE, else read")
+        ->check(CLI::IsMember({"read", "read-write"}));
+    command->add_option("--trusted-keys", options->trusted_keys,
+                        "Trusted-keys file beyond each seed's trusted-keys.txt (repeatable)");
     command->add_option("--budget-evaluations", options->budget_evaluations,
                         "Override the spec's budget");
     command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");

@@ -1,9 +1,13 @@
 #include <iomanip>
 #include <iostream>
 
+#include "cache/build_cache.h"
+#include "cache/remote_transfer.h"
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/compile/image_cache.h"
+#include "driver/spec/spec.h"
+#include "driver/tune/kernel_key.h"
 
 namespace optiml::cli {
 namespace {
@@ -21,6 +25,103 @@ void guarded(Action action) {
         std::cerr << "optiml: error: " << e.what() << "\n";
         exit_status() = 1;
     }
+}
+
+// The remote of push/pull: --remote-cache, else $OPTIML_REMOTE_CACHE.
+cache::RemoteConfig require_remote(const std::string& url) {
+    std::optional<cache::RemoteConfig> config = cache::remote_config(url, "");
+    if (!config) {
+        throw cache::CacheError(
+            "no remote cache: pass --remote-cache <url> or set OPTIML_REMOTE_CACHE (e.g. "
+            "http://cache.example:8080/optiml)");
+    }
+    return *config;
+}
+
+void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
+    auto* push = cache->add_subcommand(
+        "push", "Upload entries to the remote cache, signed with $OPTIML_SIGNING_KEY");
+    auto push_url = std::make_shared<std::string>();
+    auto push_keys = std::make_shared<std::vector<std::string>>();
+    push->add_option("--remote-cache", *push_url,
+                     "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
+    push->add_option("keys", *push_keys, "Keys to upload (default: all)");
+    push->callback([=] {
+        guarded([&] {
+            for (const auto& pushed :
+                 cache::push_entries(open_store(*dir), *push_keys, require_remote(*push_url),
+                                     cache::SigningKey::from_environment()))
+                std::cout << (pushed.uploaded ? "pushed " : "already there ") << pushed.key << "\n";
+        });
+    });
+
+    auto* pull = cache->add_subcommand(
+        "pull",
+        "Download entries from the remote cache into this one, if a trusted key signed them");
+    auto pull_url = std::make_shared<std::string>();
+    auto pull_keys = std::make_shared<std::vector<std::string>>();
+    auto trusted = std::make_shared<std::vector<std::filesystem::path>>();
+    pull->add_option("--remote-cache", *pull_url,
+                     "Remote cache URL (default: $OPTIML_REMOTE_CACHE)");
+    pull->add_option("--trusted-keys", *trusted,
+                     "Trusted-keys file, e.g. <seed>/trusted-keys.txt (repeatable; also "
+                     "$OPTIML_TRUSTED_KEYS)");
+    pull->add_option("keys", *pull_keys, "Keys to download")->required();
+    pull->callback([=] {
+        guarded([&] {
+            const auto keys = cache::load_trusted_keys({}, *trusted);
+            if (keys->empty())
+                throw cache::CacheError(
+                    "pull checks signatures: pass --trusted-keys <file> (or set "
+                    "OPTIML_TRUSTED_KEYS) naming the project's trusted-keys file");
+            cache::Store store = open_store(*dir);
+            for (const auto& k :
+                 cache::pull_entries(store, *pull_keys, require_remote(*pull_url), *keys))
+                std::cout << "pulled " << k << "\n";
+        });
+    });
+
+    auto* keygen = cache->add_subcommand(
+        "keygen",
+        "Create an Ed25519 signing key pair for a tuning runner (<name>.pem, <name>.pub)");
+    auto out = std::make_shared<std::string>();
+    auto name = std::make_shared<std::string>("optiml-signing");
+    auto comment = std::make_shared<std::string>("optiml tuner key");
+    keygen->add_option("--out", *out, "Folder for the key files (keep it outside the repository)")
+        ->required();
+    keygen->add_option("--name", *name, "File name stem")->capture_default_str();
+    keygen->add_option("--comment", *comment, "Comment after the public key (who holds it)")
+        ->capture_default_str();
+    keygen->callback([=] {
+        guarded([&] {
+            const auto pub = cache::write_key_pair(*out, *name, *comment);
+            std::cout << "wrote " << (std::filesystem::path(*out) / (*name + ".pem")).string()
+                      << " (private, mode 0600) and " << pub.string()
+                      << "; add the line of the .pub file to the project's trusted-keys.txt\n";
+        });
+    });
+
+    auto* sign = cache->add_subcommand(
+        "sign", "Sign entries in place (all by default), e.g. a seed folder before committing it");
+    auto key_file = std::make_shared<std::string>();
+    auto sign_keys = std::make_shared<std::vector<std::string>>();
+    sign->add_option("--key", *key_file, "Private key (.pem; default: $OPTIML_SIGNING_KEY)");
+    sign->add_option("keys", *sign_keys, "Keys to sign (default: all)");
+    sign->callback([=] {
+        guarded([&] {
+            std::optional<cache::SigningKey> key = key_file->empty()
+                                                       ? cache::SigningKey::from_environment()
+                                                       : cache::SigningKey::load(*key_file);
+            if (!key)
+                throw cache::CacheError(
+                    "no signing key: pass --key <file.pem> or set OPTIML_SIGNING_KEY (create one "
+                    "with `optiml cache keygen --out <dir>`)");
+            const std::filesystem::path root =
+                dir->empty() ? cache::default_cache_dir() : std::filesystem::path(*dir);
+            for (const auto& k : cache::sign_entries(root, *sign_keys, *key))
+                std::cout << "signed " << k << "\n";
+        });
+    });
 }
 
 }  // namespace
@@ -110,8 +211,13 @@ void add_cache_command(CLI::App& app) {
     exporter->add_option("keys", *keys, "Keys to export (default: all)");
     exporter->callback([=] {
         guarded([&] {
-            for (const auto& k : open_store(*dir).export_to(*to, *keys))
-                std::cout << "exported " << k << "\n";
+            const std::vector<std::string> exported = open_store(*dir).export_to(*to, *keys);
+            for (const auto& k : exported) std::cout << "exported " << k << "\n";
+            // A seed ships only signed (docs/caching.md, "Trust"): a tuner's key signs it here.
+            if (const auto signer = cache::SigningKey::from_environment();
+                signer && !exported.empty())
+                for (const auto& k : cache::sign_entries(*to, exported, *signer))
+                    std::cout << "signed " << k << "\n";
         });
     });
 
@@ -125,6 +231,24 @@ void add_cache_command(CLI::App& app) {
         guarded([&] {
             for (const auto& k : open_store(*dir).import_from(*from))
                 std::cout << "imported " << k << "\n";
+        });
+    });
+
+    add_remote_commands(cache, dir);
+
+    auto* key_command = cache->add_subcommand(
+        "key", "Print a spec's cache key for an architecture (no GPU needed), e.g. for pull");
+    auto spec_file = std::make_shared<std::string>();
+    auto arch = std::make_shared<int>(90);
+    key_command->add_option("--spec", *spec_file, "Kernel spec (JSON)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    key_command->add_option("--arch", *arch, "Architecture number, e.g. 90")->capture_default_str();
+    key_command->callback([=] {
+        guarded([&] {
+            const spec::Spec spec = spec::load_spec(*spec_file);
+            std::cout << cache::compute_key(tune::key_inputs(spec, tune::scan_sources(spec), *arch))
+                      << "\n";
         });
     });
 }

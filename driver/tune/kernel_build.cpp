@@ -4,7 +4,7 @@
 #include <fstream>
 #include <map>
 
-#include "cache/lookup_chain.h"
+#include "cache/build_cache.h"
 #include "cache/store.h"
 #include "driver/codegen/launcher.h"
 #include "driver/measure/worker_client.h"
@@ -146,18 +146,16 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         for (const int arch : options.archs)
             declared.archs.push_back({arch_name(arch), "", "original", ""});
     } else {
-        cache::Store local(options.cache_dir.empty() ? cache::default_cache_dir()
-                                                     : options.cache_dir);
-        declared.cache_dir = local.root();
-        cache::LookupChain chain;
-        chain.add(std::make_unique<cache::LocalBackend>(local), "cache");
-        // A seed folder with no entries yet (only its README, say) has nothing to offer.
-        for (const auto& seed : options.seeds)
-            if (fs::is_directory(seed / "entries"))
-                chain.add(std::make_unique<cache::LocalBackend>(cache::Store(seed, true)), "seed");
         const auto warn = [&log](const std::string& message) {
             log << "optiml: warning: " << message << "\n";
         };
+        // Local cache, seeds, remote (docs/caching.md); a bad URL or trusted-keys file stops here.
+        cache::BuildCache caches(
+            {options.cache_dir, options.seeds,
+             cache::remote_config(options.remote_cache, options.remote_cache_mode),
+             options.trusted_keys},
+            warn);
+        declared.cache_dir = caches.local().root();
 
         // Probed on the first miss only; `problem` set: the worker could not be used (not the
         // same as "no GPU").
@@ -173,7 +171,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             std::string fallback_reason = options.mode == Mode::CacheOnly
                                               ? "OPTIML_MODE=cache-only"
                                               : "no GPU of that architecture to tune on";
-            if (auto found = chain.fetch(key, warn)) {
+            if (auto found = caches.fetch(key)) {
                 entry = std::move(found->entry);
                 where = std::move(found->where);
             }
@@ -211,7 +209,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                              key_summary(inputs),
                              {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
                              options.host_compiler,
-                             local.root(),
+                             caches.local().root(),
                              options.llm,
                              options.seeds},
                             log, &failure);
@@ -225,13 +223,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                     if (tuned) {
                         entry = std::move(tuned);
                         tuned_here = true;
-                        try {
-                            local.remove(key);  // a retune replaces the old result
-                            local.put(*entry);
-                        } catch (const cache::CacheError& e) {
-                            log << "optiml: warning: could not store the result: " << e.what()
-                                << "\n";
-                        }
+                        if (caches.store(*entry))  // locally; signed to a read-write remote
+                            log << tag << "published " << key.substr(0, 12)
+                                << " to the remote cache\n";
                     }
                 } else if (entry) {
                     log << tag << "no GPU of this architecture to retune on; cache hit "

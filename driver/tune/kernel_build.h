@@ -26,6 +26,11 @@ struct BuildOptions {
     std::filesystem::path depfile;  // optional
     std::filesystem::path cache_dir;
     std::vector<std::filesystem::path> seeds;
+    // The remote cache: URL (empty: $OPTIML_REMOTE_CACHE), mode read | read-write (empty:
+    // $OPTIML_REMOTE_CACHE_MODE, else read), and trusted-keys files beyond each seed's own.
+    std::string remote_cache;
+    std::string remote_cache_mode;
+    std::vector<std::filesystem::path> trusted_keys;
     std::optional<int> budget_evaluations;
     std::optional<double> budget_seconds;
     std::optional<std::string> strategy;  // overrides the spec's budget.strategy

@@ -103,16 +103,17 @@ void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
     row.device = device.name + " (device " + std::to_string(device.index) + ")";
     GpuLock lock;
     std::string failure;
-    const std::optional<cache::Entry> fresh =
-        run_tuning({&k.spec,
-                    device,
-                    devices,
-                    row.new_key,
-                    key_summary(inputs),
-                    {k.spec.budget.evaluations, k.spec.budget.seconds, k.spec.budget.strategy},
-                    k.declared->host_compiler,
-                    k.local->root()},
-                   log, &failure);
+    TuneRequest request;
+    request.spec = &k.spec;
+    request.device = device;
+    request.devices = devices;
+    request.key = row.new_key;
+    request.key_summary = key_summary(inputs);
+    request.budget = {k.spec.budget.evaluations, k.spec.budget.seconds, k.spec.budget.strategy};
+    request.host_compiler = k.declared->host_compiler;
+    request.cache_root = k.local->root();
+    request.seeds = k.declared->seeds;  // no LLM: a nightly retune asks no model
+    const std::optional<cache::Entry> fresh = run_tuning(request, log, &failure);
     if (!fresh) {
         row.status = "failed";
         row.note = "tuning failed: " + failure;

@@ -47,6 +47,10 @@ expect_error bad_llm_budget "LLM_TOKEN_BUDGET is \"lots\"; expected a whole numb
 expect_error interface_target "\"headers_only\" is an INTERFACE_LIBRARY target; OptiML adds generated sources"
 expect_error no_target "there is no target named \"missing\""
 expect_error typo "unexpected arguments \"SPECS;specs/good.optiml.json\""
+# A remote cache mode other than read / read-write (the cache variable stays in this build
+# folder, which the next case replaces).
+expect_error ok "optiml_optimize_kernel(app): REMOTE_CACHE_MODE is \"write\"; expected read (never upload) or read-write" \
+    -DOPTIML_REMOTE_CACHE_MODE=write
 # The CUDA language is decided once per build folder: a fresh one.
 rm -rf "$work/build"
 expect_error no_cuda "the CUDA language is not enabled"

@@ -1,0 +1,189 @@
+#include "cache/remote_http.h"
+
+#include <chrono>
+
+#include "cache/entry_reader.h"
+#include "cache/file_io.h"
+#include "cache/http_client.h"
+#include "cache/key.h"
+#include "cache/layout.h"
+#include "cache/manifest.h"
+
+namespace optiml::cache {
+
+namespace {
+
+constexpr const char* kRepublish =
+    "the remote's copy is damaged or was tampered with; it is not used. Publish the entry "
+    "again from a tuning runner (`optiml cache push`), or delete it on the server";
+
+std::string http_reason(long status) {
+    switch (status) {
+        case 401:
+            return "401 Unauthorized";
+        case 403:
+            return "403 Forbidden";
+        case 404:
+            return "404 Not Found";
+        case 500:
+            return "500 Internal Server Error";
+        case 502:
+            return "502 Bad Gateway";
+        case 503:
+            return "503 Service Unavailable";
+        default:
+            return std::to_string(status);
+    }
+}
+
+bool is_success(long status) {
+    return status >= 200 && status < 300;
+}
+
+}  // namespace
+
+RemoteHttpBackend::RemoteHttpBackend(RemoteConfig config, std::filesystem::path state_dir,
+                                     bool replace_existing)
+    : config_(std::move(config)),
+      state_dir_(std::move(state_dir)),
+      replace_existing_(replace_existing),
+      http_(std::make_unique<detail::HttpClient>(config_)) {
+    // Another process of this build found the remote down a moment ago: skip it quietly, it
+    // already warned.
+    std::error_code error;
+    const auto marked = std::filesystem::last_write_time(down_marker(), error);
+    if (!error && std::filesystem::file_time_type::clock::now() - marked <
+                      std::chrono::seconds(kRemoteRetrySeconds)) {
+        unavailable_ = true;
+    }
+}
+
+RemoteHttpBackend::~RemoteHttpBackend() = default;
+
+std::filesystem::path RemoteHttpBackend::down_marker() const {
+    if (state_dir_.empty()) return {};
+    return state_dir_ / "remote-down" / sha256_hex(config_.url).substr(0, 16);
+}
+
+void RemoteHttpBackend::fail(const std::string& what, const std::string& method,
+                             const std::string& path, long status,
+                             const std::string& transport_error) {
+    unavailable_ = true;
+    if (!state_dir_.empty()) {
+        std::error_code ignored;
+        std::filesystem::create_directories(down_marker().parent_path(), ignored);
+        detail::touch(down_marker());
+    }
+    std::string message = "remote cache " + config_.url + ": " + what + " (" + method + " " + path;
+    if (!transport_error.empty()) {
+        message += ": " + transport_error + "; connect timeout " +
+                   std::to_string(config_.connect_timeout_ms) + " ms, request timeout " +
+                   std::to_string(config_.request_timeout_ms) + " ms)";
+    } else {
+        message += ": HTTP " + http_reason(status) + ")";
+    }
+    if (status == 401) {
+        message += config_.bearer_token.empty() && config_.user.empty()
+                       ? "; the server wants credentials: set OPTIML_REMOTE_CACHE_TOKEN (a "
+                         "bearer token), or OPTIML_REMOTE_CACHE_USER and "
+                         "OPTIML_REMOTE_CACHE_PASSWORD (basic authentication)"
+                       : "; the server refused the credentials of OPTIML_REMOTE_CACHE_TOKEN or "
+                         "OPTIML_REMOTE_CACHE_USER/OPTIML_REMOTE_CACHE_PASSWORD: set valid ones";
+    } else if (status == 403) {
+        message += "; the credentials lack the right to " +
+                   std::string(method == "PUT" ? "write (a read-write token is needed)" : "read");
+    }
+    throw RemoteUnavailableError(message + "; not using it for " +
+                                 std::to_string(kRemoteRetrySeconds) + " s");
+}
+
+std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
+    detail::require_valid_key(key);
+    if (unavailable_) return std::nullopt;
+    const std::string path = "/ac/" + key;
+    const detail::HttpResponse response = http_->get(path);
+    if (response.status == 404) return std::nullopt;
+    if (!is_success(response.status))
+        fail("cannot read", "GET", path, response.status, response.transport_error);
+
+    const std::filesystem::path where = config_.url + path;
+    Entry entry;
+    entry.key = key;
+    try {
+        entry.manifest = nlohmann::json::parse(response.body);
+    } catch (const nlohmann::json::parse_error&) {
+        throw DamagedEntryError(where.string() + ": not valid JSON; " + kRepublish);
+    }
+    if (!entry.manifest.is_object())
+        throw DamagedEntryError(where.string() + ": not a JSON object; " + kRepublish);
+    for (const auto& [name, digest] :
+         detail::recorded_hashes(entry.manifest, where, key, kRepublish))
+        entry.files.emplace(name, fetch_blob(key, name, digest));
+    return entry;
+}
+
+std::string RemoteHttpBackend::fetch_blob(const std::string& key, const std::string& name,
+                                          const std::string& digest) {
+    const std::string path = "/cas/" + digest;
+    const std::string what =
+        config_.url + path + " (" + name + " of entry " + key.substr(0, 12) + ")";
+    if (!detail::is_valid_key(digest))  // a digest is a SHA-256, like a key
+        throw DamagedEntryError(what + ": the manifest's digest is not a SHA-256; " + kRepublish);
+    detail::HttpResponse response = http_->get(path);
+    if (response.status == 404)
+        throw DamagedEntryError(what + ": missing on the server; " + kRepublish);
+    if (!is_success(response.status))
+        fail("cannot read", "GET", path, response.status, response.transport_error);
+    const std::string actual = sha256_hex(response.body);
+    if (actual != digest) {
+        throw DamagedEntryError(what + ": SHA-256 of the " + std::to_string(response.body.size()) +
+                                " bytes received is " + actual +
+                                ", not the digest it is stored under (the blob was changed or "
+                                "truncated); " +
+                                kRepublish);
+    }
+    return std::move(response.body);
+}
+
+bool RemoteHttpBackend::contains(const std::string& key) {
+    detail::require_valid_key(key);
+    if (unavailable_) return false;
+    const std::string path = "/ac/" + key;
+    const detail::HttpResponse response = http_->head(path);
+    if (response.status == 404) return false;
+    if (!is_success(response.status))
+        fail("cannot read", "HEAD", path, response.status, response.transport_error);
+    return true;
+}
+
+void RemoteHttpBackend::put(const std::string& path, const std::string& body) {
+    const detail::HttpResponse response = http_->put(path, body);
+    if (!is_success(response.status))
+        fail("cannot write", "PUT", path, response.status, response.transport_error);
+}
+
+bool RemoteHttpBackend::publish(const Entry& entry) {
+    if (config_.mode != RemoteMode::kReadWrite) {
+        throw CacheError(
+            "remote cache " + config_.url +
+            " is read-only here; uploading needs mode read-write "
+            "(REMOTE_CACHE_MODE read-write, --remote-cache-mode read-write or "
+            "OPTIML_REMOTE_CACHE_MODE=read-write), meant for the CI runners that tune");
+    }
+    detail::require_valid_key(entry.key);
+    const nlohmann::json manifest = detail::manifest_to_store(entry);
+    if (unavailable_) return false;
+    if (!replace_existing_ && contains(entry.key)) return false;
+    for (const auto& [name, digest] : manifest["sha256"].items()) {
+        const std::string path = "/cas/" + digest.get<std::string>();
+        const detail::HttpResponse there = http_->head(path);
+        if (there.status == 200) continue;  // content-addressed: the same bytes are there
+        if (there.status != 404 && !is_success(there.status))
+            fail("cannot read", "HEAD", path, there.status, there.transport_error);
+        put(path, entry.files.at(name));
+    }
+    put("/ac/" + entry.key, detail::serialize_manifest(manifest));
+    return true;
+}
+
+}  // namespace optiml::cache

@@ -1,0 +1,101 @@
+// BuildCache with a remote that is not there (cache/build_cache.h): the build goes on, warns once
+// and writes a mark so that the next process skips the remote; read-only mode never publishes.
+// (tests/integration/remote_cache.sh covers a real server.)
+#include <chrono>
+#include <cstdlib>
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cache/build_cache.h"
+#include "cache/remote_http.h"
+#include "scratch.h"
+
+namespace optiml::cache {
+namespace {
+
+using testing::sample_entry;
+using testing::ScratchDir;
+
+// A loopback URL nothing listens on: a port the kernel just handed out, closed again.
+std::string refusing_url() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    ::close(fd);
+    return "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/cache";
+}
+
+class BuildCacheTest : public ::testing::Test {
+  protected:
+    BuildCacheConfig config(RemoteMode mode) {
+        RemoteConfig remote;
+        remote.url = url_;
+        remote.mode = mode;
+        return {scratch_.path() / "local", {}, remote, {}};
+    }
+    Warn collect() {
+        return [this](const std::string& w) { warnings_.push_back(w); };
+    }
+    ScratchDir scratch_;
+    std::string url_ = refusing_url();
+    std::vector<std::string> warnings_;
+};
+
+TEST_F(BuildCacheTest, ARemoteThatRefusesIsOneWarningAndTheNextProcessSkipsIt) {
+    {
+        BuildCache caches(config(RemoteMode::kReadOnly), collect());
+        const auto started = std::chrono::steady_clock::now();
+        EXPECT_FALSE(caches.fetch(sample_entry("a").key));
+        EXPECT_FALSE(caches.fetch(sample_entry("b").key));  // the remote is off by now
+        EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+    }
+    ASSERT_EQ(warnings_.size(), 1u);
+    EXPECT_EQ(warnings_[0].rfind("remote cache " + url_ + ": cannot read (GET /ac/", 0), 0u)
+        << warnings_[0];
+    EXPECT_NE(warnings_[0].find("the build goes on without it"), std::string::npos);
+    // Another build process with the same local cache: no request, no warning.
+    BuildCache next(config(RemoteMode::kReadOnly), collect());
+    EXPECT_FALSE(next.fetch(sample_entry("c").key));
+    EXPECT_EQ(warnings_.size(), 1u);
+}
+
+TEST_F(BuildCacheTest, AReadOnlyRemoteNeverPublishesAndTheLocalCacheStillGetsTheResult) {
+    BuildCache caches(config(RemoteMode::kReadOnly), collect());
+    EXPECT_FALSE(caches.store(sample_entry("tuned")));
+    EXPECT_TRUE(warnings_.empty()) << warnings_[0];  // not even tried: nothing to report
+    EXPECT_TRUE(caches.local().contains(sample_entry("tuned").key));
+}
+
+TEST_F(BuildCacheTest, AReadWriteBuildWithoutASigningKeySaysWhyItDoesNotPublish) {
+    ::unsetenv("OPTIML_SIGNING_KEY");
+    BuildCache caches(config(RemoteMode::kReadWrite), collect());
+    EXPECT_FALSE(caches.store(sample_entry("tuned")));
+    ASSERT_EQ(warnings_.size(), 1u);
+    EXPECT_NE(warnings_[0].find("is unsigned"), std::string::npos) << warnings_[0];
+    EXPECT_NE(warnings_[0].find("OPTIML_SIGNING_KEY"), std::string::npos) << warnings_[0];
+    EXPECT_TRUE(caches.local().contains(sample_entry("tuned").key));
+}
+
+TEST_F(BuildCacheTest, PublishToRemoteReportsAnUnreachableServerOnce) {
+    write_key_pair(scratch_.path() / "keys", "runner", "test");
+    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
+    RemoteConfig remote;
+    remote.url = url_;
+    remote.mode = RemoteMode::kReadWrite;
+    EXPECT_FALSE(publish_to_remote(sample_entry("winner"), remote, collect()));
+    ::unsetenv("OPTIML_SIGNING_KEY");
+    ASSERT_EQ(warnings_.size(), 1u);
+    EXPECT_EQ(warnings_[0].rfind("not published to the remote cache: remote cache " + url_, 0), 0u)
+        << warnings_[0];
+}
+
+}  // namespace
+}  // namespace optiml::cache
