@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
-          libgtest-dev googletest)
+          libgtest-dev googletest patch)
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
     command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }

@@ -49,7 +49,9 @@ void add_build_command(CLI::App& app) {
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")
         ->required()
         ->check(CLI::ExistingFile);
-    command->add_option("--archs", *archs, "Architectures, comma-separated (90,80)")->required();
+    command->add_option("--archs", *archs,
+                        "Architectures, comma-separated (90,80); default: those of the target's "
+                        "compile command (--compile-commands)");
     command->add_option("--mode", *mode, "auto | cache-only | retune | off")
         ->check(CLI::IsMember({"auto", "cache-only", "retune", "off"}));
     command
@@ -71,8 +73,18 @@ void add_build_command(CLI::App& app) {
                      "C++ compiler for the spec's check.compare function (CMake passes "
                      "CMAKE_CXX_COMPILER)")
         ->capture_default_str();
+    command->add_option("--compile-commands", options->compile_commands,
+                        "The build's compile_commands.json: the kernel is compiled (and the "
+                        "original measured) with its file's flags and architectures");
+    command->add_option("--source-root", options->source_root,
+                        "The project's source tree (include folders under it enter the key)");
+    command->add_option("--build-root", options->build_root,
+                        "The project's build tree (include folders under it enter the key)");
     command->callback([=] {
         options->archs = parse_archs(*archs);
+        if (options->archs.empty() && options->compile_commands.empty())
+            throw CLI::ValidationError("--archs",
+                                       "required without --compile-commands (e.g. --archs 90)");
         options->mode = *tune::parse_mode(*mode);
         try {
             exit_status() = tune::run_build(*options, std::cout);

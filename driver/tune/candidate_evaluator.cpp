@@ -74,6 +74,10 @@ compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Co
     request.include_dirs.push_back(spec.source.parent_path());
     for (const auto& dir : spec.include_dirs)
         request.include_dirs.push_back(spec.file.parent_path() / dir);
+    request.include_dirs.insert(request.include_dirs.end(), spec.target.include_dirs.begin(),
+                                spec.target.include_dirs.end());
+    request.build_options = spec.target.options;
+    request.relocatable = spec.target.relocatable;
     request.defines = config;
     request.arch = arch;
     request.output = output;

@@ -18,7 +18,7 @@ std::optional<Mode> parse_mode(const std::string& text);
 
 struct BuildOptions {
     std::filesystem::path spec;
-    std::vector<int> archs;  // 90, 80, ...
+    std::vector<int> archs;  // 90, 80, ... (may be empty with compile_commands: the target's)
     Mode mode = Mode::Auto;
     std::filesystem::path out_dir;
     std::filesystem::path depfile;  // optional
@@ -28,6 +28,11 @@ struct BuildOptions {
     std::optional<double> budget_seconds;
     std::optional<std::string> strategy;  // overrides the spec's budget.strategy
     std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
+    // The user's build (target_flags.h): empty compile_commands, none (the kernel compiled with
+    // OptiML's options only). With one, `archs` empty means the target's own architectures.
+    std::filesystem::path compile_commands;
+    std::filesystem::path source_root;
+    std::filesystem::path build_root;
 };
 
 // Returns the process exit status; messages go to `log`.
