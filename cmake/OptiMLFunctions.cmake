@@ -6,6 +6,10 @@
 #                          [CACHE_SEED <dir>...]
 #                          [BUDGET_EVALUATIONS <n>] [BUDGET_SECONDS <s>])
 #
+# Without ARCHS, the architectures are the target's own as its compile command lists them at build
+# time (CUDA_ARCHITECTURES or CMAKE_CUDA_ARCHITECTURES, set before or after this call, native,
+# all and all-major included); ARCHS chooses among them. The kernel is compiled and measured
+# with the target's CUDA flags (see _optiml_user_build_args below).
 # At build time `optiml build` looks the kernel up in the cache (local, then the seeds), tunes it
 # when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
 # CMAKE_CXX_COMPILER), and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
