@@ -90,6 +90,7 @@ std::string compute_key(const KeyInputs& inputs) {
         hash_field(hash, "data.path", data.relative_path);
         hash_field(hash, "data.sha256", data.sha256);
     }
+    for (const std::string& option : inputs.build_options) hash_field(hash, "build_option", option);
     return hash.hex_digest();
 }
 

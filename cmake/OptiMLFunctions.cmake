@@ -10,6 +10,10 @@
 #                          [REMOTE_CACHE <url>] [REMOTE_CACHE_MODE read|read-write]
 #                          [TRUSTED_KEYS <file>...])
 #
+# Without ARCHS, the architectures are the target's own as its compile command lists them at build
+# time (CUDA_ARCHITECTURES or CMAKE_CUDA_ARCHITECTURES, set before or after this call, native,
+# all and all-major included); ARCHS chooses among them. The kernel is compiled and measured
+# with the target's CUDA flags (see _optiml_user_build_args below).
 # At build time `optiml build` looks the kernel up in the cache (local, the seeds, the remote), tunes it
 # when the mode and a GPU allow (compiling the spec's check.compare function, if any, with
 # CMAKE_CXX_COMPILER), and generates <name>.h (include it as <optiml/<name>.h>) plus a .cu
@@ -140,6 +144,33 @@ function(_optiml_define_job_pool)
   endif()
 endfunction()
 
+# --- the user's build (its flags and architectures reach the driver) ---
+# The driver reads the nvcc command CMake runs for the kernel's file (or for the generated
+# launcher that compiles a kernel of device code only) from compile_commands.json, which CMake
+# writes at generate time with every generator expression, CMAKE_CUDA_FLAGS(_<CONFIG>),
+# COMPILE_OPTIONS, definitions, include folders, CUDA_SEPARABLE_COMPILATION (-rdc=true) and
+# CUDA_ARCHITECTURES (native, all and all-major expanded) already resolved: so a value set after
+# optiml_optimize_kernel() counts too. The target's EXPORT_COMPILE_COMMANDS is turned on for it;
+# a change of the file re-runs the driver (an unchanged key is a cache hit). Other generators
+# (Visual Studio, Xcode) write no such file: the kernel is then tuned with OptiML's options only.
+# Sets `out_args` (driver arguments; empty when unavailable) and `out_depends`.
+function(_optiml_user_build_args target out_args out_depends)
+  set(${out_args} "" PARENT_SCOPE)
+  set(${out_depends} "" PARENT_SCOPE)
+  if(NOT CMAKE_GENERATOR MATCHES "^(Ninja|.* Makefiles)$")
+    message(WARNING "optiml_optimize_kernel(${target}): the ${CMAKE_GENERATOR} generator writes no "
+                    "compile_commands.json, so OptiML cannot see the target's CUDA flags: the "
+                    "kernel is tuned and measured with OptiML's own options. Fix: use the Ninja "
+                    "or a Makefile generator.")
+    return()
+  endif()
+  set_property(TARGET ${target} PROPERTY EXPORT_COMPILE_COMMANDS ON)
+  set(database "${CMAKE_BINARY_DIR}/compile_commands.json")
+  set(${out_args} --compile-commands "${database}" --source-root "${CMAKE_SOURCE_DIR}"
+                  --build-root "${CMAKE_BINARY_DIR}" PARENT_SCOPE)
+  set(${out_depends} "${database}" PARENT_SCOPE)
+endfunction()
+
 function(optiml_optimize_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "LLM_REPLAY"
                         "SPEC;MODE;BUDGET_EVALUATIONS;BUDGET_SECONDS;LLM_BASE_URL;LLM_MODEL;LLM_TOKEN_BUDGET;REMOTE_CACHE;REMOTE_CACHE_MODE"
@@ -231,7 +262,13 @@ function(optiml_optimize_kernel target)
   endif()
 
   # --- architectures, mode, budget ---
-  if(arg_ARCHS)
+  _optiml_user_build_args(${target} user_build_args user_build_depends)
+  set(archs_args "")
+  set(sm_list "")
+  if(NOT arg_ARCHS AND user_build_args)
+    # The target's own architectures, as its compile command lists them at build time.
+    set(sm_list "the CUDA architectures of ${target}")
+  elseif(arg_ARCHS)
     _optiml_normalize_archs(${target} "ARCHS" "pass architecture numbers, e.g. ARCHS 90 80"
                             "${arg_ARCHS}" archs)
   else()
@@ -243,9 +280,12 @@ function(optiml_optimize_kernel target)
                             "set CUDA_ARCHITECTURES on ${target} (e.g. 90) or pass ARCHS"
                             "${target_archs}" archs)
   endif()
-  list(JOIN archs "," archs_csv)
-  list(TRANSFORM archs PREPEND "sm_" OUTPUT_VARIABLE sm_names)
-  list(JOIN sm_names ", " sm_list)
+  if(NOT sm_list)
+    list(JOIN archs "," archs_csv)
+    set(archs_args --archs "${archs_csv}")
+    list(TRANSFORM archs PREPEND "sm_" OUTPUT_VARIABLE sm_names)
+    list(JOIN sm_names ", " sm_list)
+  endif()
   _optiml_resolve_mode(${target} "${arg_MODE}" mode)
 
   set(budget_args "")
@@ -349,10 +389,11 @@ function(optiml_optimize_kernel target)
   # driver's depfile names the launcher.
   add_custom_command(
     OUTPUT "${launcher}" "${header}"
-    COMMAND ${driver} build --spec "${spec}" --archs "${archs_csv}" --mode "${mode}"
+    COMMAND ${driver} build --spec "${spec}" ${archs_args} --mode "${mode}"
             --out "${out_dir}" --depfile "${depfile}" ${cache_args} ${seed_args} ${budget_args}
             ${compiler_args} --manifest "${build_manifest}" ${llm_args} ${remote_args}
-    DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests}
+            ${user_build_args}
+    DEPENDS "${spec}" "${source}" ${driver} ${worker} ${seed_manifests} ${user_build_depends}
     DEPFILE "${depfile}"
     JOB_POOL optiml_tune
     COMMENT "OptiML: kernel ${name} of ${target} for ${sm_list} (mode ${mode})"

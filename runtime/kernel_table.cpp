@@ -57,7 +57,7 @@ cudaError_t KernelTable::resolve_first(int device, cudaKernel_t* kernel, Dispatc
     const std::lock_guard<std::mutex> lock(mutex_);
     Slot& slot = slots_[device];
     if (!slot.ready.load(std::memory_order_relaxed)) {
-        if (force_original()) {
+        if (force_original() && !of_original_) {
             slot.dispatch = Dispatch{-1, -1, forced_reason};
         } else {
             int arch = arch_override();

@@ -51,7 +51,9 @@ void add_build_command(CLI::App& app) {
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")
         ->required()
         ->check(CLI::ExistingFile);
-    command->add_option("--archs", *archs, "Architectures, comma-separated (90,80)")->required();
+    command->add_option("--archs", *archs,
+                        "Architectures, comma-separated (90,80); default: those of the target's "
+                        "compile command (--compile-commands)");
     command->add_option("--mode", *mode, "auto | cache-only | retune | off")
         ->check(CLI::IsMember({"auto", "cache-only", "retune", "off"}));
     command
@@ -86,8 +88,18 @@ void add_build_command(CLI::App& app) {
                         "Write this kernel's build manifest file here (what `optiml retune` "
                         "reads; CMake passes <build dir>/optiml-kernels/<target>.<name>.json)");
     add_llm_options(*command, *llm);
+    command->add_option("--compile-commands", options->compile_commands,
+                        "The build's compile_commands.json: the kernel is compiled (and the "
+                        "original measured) with its file's flags and architectures");
+    command->add_option("--source-root", options->source_root,
+                        "The project's source tree (include folders under it enter the key)");
+    command->add_option("--build-root", options->build_root,
+                        "The project's build tree (include folders under it enter the key)");
     command->callback([=] {
         options->archs = parse_archs(*archs);
+        if (options->archs.empty() && options->compile_commands.empty())
+            throw CLI::ValidationError("--archs",
+                                       "required without --compile-commands (e.g. --archs 90)");
         options->mode = *tune::parse_mode(*mode);
         try {
             // Only a tuning talks to the LLM: a cache-only or off build ignores its settings.

@@ -70,8 +70,7 @@ std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVa
         << render_resolve(spec) << "\n"
         << "    // Each variant has its own geometry: the spec's expressions with its parameters.\n"
         << "    ::optiml::rt::Geometry geometry{};\n"
-        << render_geometry(spec, variants, "    ")
-        << "    dim3 grid;\n"
+        << render_geometry(spec, variants, "    ") << "    dim3 grid;\n"
         << "    dim3 block;\n"
         << "    std::size_t shared_bytes = 0;\n"
         << "    status = ::optiml::rt::launch_configuration(geometry, &grid, &block, "
@@ -184,7 +183,7 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
 std::string render_kernel_launch(const spec::Spec& spec) {
     const std::string generated = "::" + generated_namespace(spec);
     std::ostringstream out;
-    out << "    const void* original = " << generated << "::original_kernel();\n"
+    out << "    const void* original = " << generated << "::original_kernel(device);\n"
         << "    status = " << generated
         << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
         << "    if (status != cudaSuccess) return status;\n\n";

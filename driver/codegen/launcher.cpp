@@ -97,14 +97,17 @@ std::vector<PreparedVariant> prepare(const spec::Spec& spec, const std::vector<V
 }  // namespace
 
 GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Variant>& variants,
-                                 const std::vector<std::string>& notes) {
+                                 const std::vector<std::string>& notes,
+                                 const std::vector<Variant>& originals) {
     if (spec.name == "rt") {
         throw CodegenError(spec.file.string() +
                            ": name: \"rt\" is the runtime's namespace (optiml::rt); expected "
                            "another name");
     }
     const std::vector<PreparedVariant> prepared = prepare(spec, variants);
-    return GeneratedFiles{render_header(spec), render_source(spec, prepared, notes)};
+    const std::vector<PreparedVariant> prepared_originals = prepare(spec, originals);
+    return GeneratedFiles{render_header(spec),
+                          render_source(spec, prepared, notes, prepared_originals)};
 }
 
 std::filesystem::path header_path(const std::string& name) {

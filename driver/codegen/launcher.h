@@ -51,9 +51,14 @@ struct GeneratedFiles {
 };
 
 // `notes`: extra lines for the generated comment block, e.g. "sm_80: no tuned entry; original
-// kernel". Throws CodegenError for inconsistent inputs.
+// kernel". `originals`: for a kernel that stays among host code, the original kernel (the spec's
+// defaults) as OptiML compiled it with the target's flags, one entry per architecture of the
+// target: the fallback where the program's own translation unit does not define the kernel (a
+// template kernel launched only through the drop-in form); the program's own kernel is used
+// wherever it does. Throws CodegenError for inconsistent inputs.
 GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Variant>& variants,
-                                 const std::vector<std::string>& notes);
+                                 const std::vector<std::string>& notes,
+                                 const std::vector<Variant>& originals = {});
 
 // Where the files go, relative to the generated folder.
 std::filesystem::path header_path(const std::string& name);  // include/optiml/<name>.h

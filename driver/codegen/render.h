@@ -56,8 +56,9 @@ std::string render_dispatch_comment(const spec::Spec& spec,
                                     const std::vector<PreparedVariant>& variants,
                                     const std::vector<std::string>& notes);
 
-// The embedded images, the Image table and the KernelTable (inside the generated namespace).
-std::string render_images(const std::vector<PreparedVariant>& variants);
+// The embedded images, the Image table and the KernelTable (inside the generated namespace):
+// `table` of the tuned variants; with `of_original`, `original_table` of the original's images.
+std::string render_images(const std::vector<PreparedVariant>& variants, bool of_original = false);
 
 // The launch geometry of the variant `dispatch.variant` (the original's by default) as a
 // `switch` assigning `geometry`, each line starting with `indent`.
@@ -77,7 +78,8 @@ std::string render_functions(const spec::Spec& spec, const std::vector<PreparedV
 
 // The whole .cu: comment block, the header and the kernel source included, tables, functions.
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
-                          const std::vector<std::string>& notes);
+                          const std::vector<std::string>& notes,
+                          const std::vector<PreparedVariant>& originals);
 
 // The namespace holding the generated tables: optiml_generated_<name>.
 std::string generated_namespace(const spec::Spec& spec);

@@ -73,29 +73,55 @@ bool is_host_code(const spec::Spec& spec, const std::vector<PreparedVariant>& va
 }
 
 // The fallback of a kernel that stays in the user's file. The kernel's host stub has the mangled
-// name of its image symbol (the same for every variant: one name expression), so an extern "C"
-// declaration of that name links to the stub the user's own translation unit defines (a template
-// kernel's only where that file instantiates it at the spec's kernel, as its own launch does).
-std::string user_kernel_symbol(const std::vector<PreparedVariant>& variants) {
+// name of its image symbol, so an extern "C" declaration of that name links to the stub the
+// user's own translation unit defines (a template kernel's only where that file instantiates it
+// at the spec's kernel). With the original's own images (OptiML compiled them, target's flags)
+// the declaration is weak: where the program defines no such stub, those images are the fallback.
+std::string user_kernel_symbol(const std::vector<PreparedVariant>& variants,
+                               const std::vector<PreparedVariant>& originals) {
+    if (!originals.empty()) return originals.front().variant->lowered_name;
     return variants.empty() ? "" : variants.front().variant->lowered_name;
 }
 
 std::string user_kernel_declaration(const spec::Spec& spec,
-                                    const std::vector<PreparedVariant>& variants) {
-    const std::string symbol = user_kernel_symbol(variants);
+                                    const std::vector<PreparedVariant>& variants,
+                                    const std::vector<PreparedVariant>& originals) {
+    const std::string symbol = user_kernel_symbol(variants, originals);
     if (symbol.empty())
         return "// " + spec.kernel +
                " lives among host code and no tuned variant names its symbol: no fallback, so\n"
                "// devices without a tuned image get cudaErrorInvalidDeviceFunction.\n\n";
+    if (originals.empty())
+        return "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
+               "// program's own " +
+               spec.kernel + ", as the user's build compiled it, found by its symbol.\n" +
+               "extern \"C\" void " + symbol + "();\n\n";
     return "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
            "// program's own " +
-           spec.kernel + ", as the user's build compiled it, found by its symbol.\n" +
-           "extern \"C\" void " + symbol + "();\n\n";
+           spec.kernel +
+           " where its translation unit defines it (found by its symbol), else the\n"
+           "// original's images below (the same file and flags, compiled by OptiML).\n"
+           "extern \"C\" void " +
+           symbol + "() __attribute__((weak));\n\n";
 }
 
-std::string user_kernel_address(const std::vector<PreparedVariant>& variants) {
-    const std::string symbol = user_kernel_symbol(variants);
-    return symbol.empty() ? "nullptr" : "reinterpret_cast<const void*>(&" + symbol + ")";
+std::string original_kernel_definition(const std::vector<PreparedVariant>& variants,
+                                       const std::vector<PreparedVariant>& originals) {
+    const std::string symbol = user_kernel_symbol(variants, originals);
+    if (symbol.empty()) return "const void* original_kernel(int) { return nullptr; }\n\n";
+    const std::string address = "reinterpret_cast<const void*>(&" + symbol + ")";
+    if (originals.empty())
+        return "const void* original_kernel(int) { return " + address + "; }\n\n";
+    return "const void* original_kernel(int device) {\n"
+           "    if (&" +
+           symbol + " != nullptr) return " + address +
+           ";\n"
+           "    cudaKernel_t kernel = nullptr;\n"
+           "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+           "    if (original_table.resolve(device, &kernel, &dispatch) != cudaSuccess) return "
+           "nullptr;\n"
+           "    return static_cast<const void*>(kernel);\n"
+           "}\n\n";
 }
 
 }  // namespace
@@ -104,7 +130,9 @@ std::string generated_namespace(const spec::Spec& spec) {
     return "optiml_generated_" + spec.name;
 }
 
-std::string render_images(const std::vector<PreparedVariant>& variants) {
+std::string render_images(const std::vector<PreparedVariant>& variants, bool of_original) {
+    // The original's images: arrays and tables of their own, which OPTIML_FORCE_ORIGINAL keeps.
+    const std::string prefix = of_original ? "original_" : "";
     const std::vector<EmbeddedImage> images = embedded_images(variants);
     if (images.empty()) {
         return "// No tuned variants: every device runs the original kernel.\n"
@@ -114,23 +142,26 @@ std::string render_images(const std::vector<PreparedVariant>& variants) {
     for (const EmbeddedImage& image : images) {
         const Variant& variant = *image.variant->variant;
         const std::string& bytes = image.is_ptx ? variant.ptx : variant.cubin;
-        out << "// Variant " << image.variant->index << " (" << variant.arch
-            << "): " << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN") << ", " << bytes.size()
-            << " bytes.\n"
-            << "alignas(64) const unsigned char " << image.name << "[] = {\n"
+        out << "// "
+            << (of_original ? "The original" : "Variant " + std::to_string(image.variant->index))
+            << " (" << variant.arch << "): " << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN")
+            << ", " << bytes.size() << " bytes.\n"
+            << "alignas(64) const unsigned char " << prefix << image.name << "[] = {\n"
             << hex_bytes(bytes, image.is_ptx, "    ") << "};\n\n";
     }
-    out << "const ::optiml::rt::Image images[] = {\n";
+    out << "const ::optiml::rt::Image " << prefix << "images[] = {\n";
     for (const EmbeddedImage& image : images) {
         const Variant& variant = *image.variant->variant;
         out << "    {" << image.variant->arch << ", " << (image.is_ptx ? "true" : "false") << ", "
-            << image.name << ", sizeof(" << image.name << "), "
-            << string_literal(variant.lowered_name) << ", " << image.variant->index << "},\n";
+            << prefix << image.name << ", sizeof(" << prefix << image.name << "), "
+            << string_literal(variant.lowered_name) << ", "
+            << (of_original ? -1 : image.variant->index) << "},\n";
     }
     out << "};\n\n"
         << "// Constant-initialized: launchers work even from other static initializers.\n"
-        << "OPTIML_CONSTINIT ::optiml::rt::KernelTable table(images, sizeof(images) / "
-           "sizeof(images[0]));\n";
+        << "OPTIML_CONSTINIT ::optiml::rt::KernelTable " << prefix << "table(" << prefix
+        << "images, sizeof(" << prefix << "images) / sizeof(" << prefix << "images[0])"
+        << (of_original ? ", true" : "") << ");\n";
     return out.str();
 }
 
@@ -155,7 +186,8 @@ std::string render_unused_report(const spec::Spec& spec,
 }  // namespace
 
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
-                          const std::vector<std::string>& notes) {
+                          const std::vector<std::string>& notes,
+                          const std::vector<PreparedVariant>& originals) {
     const bool host_code = is_host_code(spec, variants);
     std::ostringstream out;
     out << render_dispatch_comment(spec, variants, notes) << "\n"
@@ -167,14 +199,16 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
             << "// The user's kernel, compiled by nvcc at those defaults: the fallback.\n"
             << include_directive(spec, spec.source.generic_string()) << "\n";
     out << "namespace " << generated_namespace(spec) << " {\n";
-    if (host_code) out << user_kernel_declaration(spec, variants);
-    out << "namespace {\n\n" << render_images(variants) << "\n" << render_unused_report(spec, variants);
+    if (host_code) out << user_kernel_declaration(spec, variants, originals);
+    out << "namespace {\n\n"
+        << render_images(variants) << "\n"
+        << render_unused_report(spec, variants);
+    if (host_code && !originals.empty()) out << render_images(originals, true) << "\n";
     if (host_code)
-        out << "const void* original_kernel() { return " << user_kernel_address(variants)
-            << "; }\n\n";
+        out << original_kernel_definition(variants, originals);
     else
         out << "// The original kernel as nvcc compiled it above.\n"
-            << "const void* original_kernel() { return reinterpret_cast<const void*>(&"
+            << "const void* original_kernel(int) { return reinterpret_cast<const void*>(&"
             << global_kernel(spec) << "); }\n\n";
     out << "}  // namespace\n"
         << "}  // namespace " << generated_namespace(spec) << "\n\n"

@@ -24,6 +24,11 @@ struct CompileRequest {
     std::string source_name;           // file name shown in diagnostics and line info
     std::string name_expression;       // "saxpy", "gemm<float>": the kernel to find in the output
     std::vector<std::string> options;  // the spec's nvrtc_options
+    // The user's target's own device flags (build_flags.h), in nvcc's spelling, before `options`;
+    // and whether it compiles relocatable device code (-rdc=true): nvcc then compiles a
+    // relocatable CUBIN and device-links it alone, as the program's link does.
+    std::vector<std::string> build_options;
+    bool relocatable = false;
     std::vector<std::filesystem::path> include_dirs;  // absolute; not part of any cache key
     std::map<std::string, std::int64_t> defines;      // parameters as -DNAME=VALUE
     int arch = 90;                                    // sm_90 / compute_90

@@ -31,6 +31,10 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
     for (const std::string& option : implicit_options(request))
         fields.emplace_back("option", option);
     for (const std::string& option : request.options) fields.emplace_back("nvrtc_option", option);
+    // The target's flags: only when present, so images of builds without them keep their keys.
+    for (const std::string& option : request.build_options)
+        fields.emplace_back("build_option", option);
+    if (request.relocatable) fields.emplace_back("relocatable", "true");
     return cache::compute_tagged_key(fields);
 }
 

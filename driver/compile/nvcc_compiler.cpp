@@ -103,9 +103,27 @@ std::vector<std::string> nvcc_arguments(const CompileRequest& request, const std
     // implicit_options() spells -arch, -lineinfo and -D as nvcc does.
     for (std::string& option : implicit_options(request)) arguments.push_back(std::move(option));
     for (const auto& dir : request.include_dirs) arguments.push_back("-I" + dir.string());
+    arguments.insert(arguments.end(), request.build_options.begin(), request.build_options.end());
+    // PTX (for newer GPUs, JIT-compiled whole by the driver) needs no device link.
+    if (request.relocatable && request.output == Output::Cubin) arguments.push_back("-rdc=true");
     for (const std::string& option : request.options)
         if (auto mapped = nvcc_option(option)) arguments.push_back(std::move(*mapped));
     arguments.insert(arguments.end(), {"-o", output, source});
+    return arguments;
+}
+
+std::vector<std::string> nvcc_device_link_arguments(const CompileRequest& request,
+                                                    const std::string& relocatable,
+                                                    const std::string& output) {
+    std::vector<std::string> arguments{nvcc_path(), "-dlink", "-cubin",
+                                       "-arch=sm_" + std::to_string(request.arch)};
+    // The link-time options of the build (-Xnvlink, -dlto) reach the device link as they do in
+    // the program's.
+    for (const std::string& option : request.build_options)
+        if (option.starts_with("-Xnvlink") || option.starts_with("--nvlink-options") ||
+            option == "-dlto" || option == "--dlink-time-opt")
+            arguments.push_back(option);
+    arguments.insert(arguments.end(), {"-o", output, relocatable});
     return arguments;
 }
 
@@ -121,13 +139,25 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
     const fs::path output = scratch.path() / "kernel.out";
     std::ofstream(source, std::ios::binary) << scratch_text(request);
 
-    const std::vector<std::string> arguments = nvcc_arguments(request, source, output);
-    const ProcessResult run = run_process(arguments, scratch.path() / "nvcc.log");
+    const bool link = request.relocatable && request.output == Output::Cubin;
+    const fs::path compiled = link ? scratch.path() / "relocatable.cubin" : output;
+    const std::vector<std::string> arguments = nvcc_arguments(request, source, compiled);
+    ProcessResult run = run_process(arguments, scratch.path() / "nvcc.log");
     CompileResult result;
     result.log = run.log;
     if (!run.ok()) {
         if (!run.started) result.log += "\n(nvcc: " + command_line(arguments) + ")\n";
         return result;
+    }
+    if (link) {  // -rdc=true: the relocatable CUBIN linked alone, as the program links its own
+        const std::vector<std::string> dlink =
+            nvcc_device_link_arguments(request, compiled.string(), output.string());
+        run = run_process(dlink, scratch.path() / "nvlink.log");
+        result.log += run.log;
+        if (!run.ok()) {
+            result.log += "\n(device link: " + command_line(dlink) + ")\n";
+            return result;
+        }
     }
     result.binary = read_file(output);
     if (result.binary.empty()) return failure(result.log + "nvcc produced no output\n");

@@ -36,4 +36,12 @@ std::optional<std::string> nvcc_option(const std::string& nvrtc_option);
 std::vector<std::string> nvcc_arguments(const CompileRequest& request, const std::string& source,
                                         const std::string& output);
 
+// For a relocatable request (-rdc=true): the device link of its one relocatable CUBIN into the
+// executable CUBIN that is timed and shipped (nvcc -dlink -cubin, with the build's -Xnvlink and
+// -dlto). A kernel calling device functions of other files does not link alone: the link's
+// message names the missing symbol.
+std::vector<std::string> nvcc_device_link_arguments(const CompileRequest& request,
+                                                    const std::string& relocatable,
+                                                    const std::string& output);
+
 }  // namespace optiml::compile

@@ -85,6 +85,7 @@ CompileResult compile_with_nvrtc(const CompileRequest& request) {
     // include as nvcc finds them; NVRTC knows only its built-in ones.
     const std::vector<std::string>& toolkit = toolkit_include_options();
     options.insert(options.end(), toolkit.begin(), toolkit.end());
+    options.insert(options.end(), request.build_options.begin(), request.build_options.end());
     options.insert(options.end(), request.options.begin(), request.options.end());
     std::vector<const char*> argv;
     for (const auto& option : options) argv.push_back(option.c_str());

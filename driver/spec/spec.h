@@ -152,6 +152,22 @@ inline constexpr std::array<std::string_view, 7> kSearchStrategies = {
 // the original, else nvcc (a kernel among host code).
 inline constexpr std::array<std::string_view, 3> kCompilers = {"auto", "nvrtc", "nvcc"};
 
+// How the user's target compiles the kernel (its CUDA flags, include folders, separable
+// compilation), read from the build by `optiml build`, never from the spec file: every variant
+// is compiled with them, and the original too (docs/caching.md: the baseline is the user's build).
+struct TargetFlags {
+    std::vector<std::string> options;  // device options in nvcc's spelling (-D, -std=, -G, ...)
+    std::vector<std::filesystem::path> include_dirs;  // absolute, searched after the spec's
+    // Those inside the project (source or build tree, OptiML's own left out): the headers found
+    // there are hashed into the key as the kernel's own are.
+    std::vector<std::filesystem::path> project_include_dirs;
+    bool relocatable = false;  // CUDA_SEPARABLE_COMPILATION (-rdc=true)
+    // What the key hashes for them: `options`, then each include folder inside the project as
+    // "-I<path relative to the source root>", then "-rdc=true".
+    std::vector<std::string> key_options;
+    bool empty() const { return options.empty() && include_dirs.empty() && !relocatable; }
+};
+
 struct Spec {
     std::filesystem::path file;       // absolute path of the spec file
     std::string name;                 // C++ identifier; generated header optiml/<name>.h
@@ -170,6 +186,7 @@ struct Spec {
     Check check;
     Timing timing;
     Budget budget;
+    TargetFlags target;  // from the build (optiml build --compile-commands), not the file
 
     // The spec as canonical JSON (sorted keys, defaults filled in, no absolute paths):
     // what the cache key hashes.

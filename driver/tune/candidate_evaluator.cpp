@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <stdexcept>
 #include <thread>
 
@@ -63,17 +64,39 @@ search::Outcome failure(std::string status, std::string message) {
 
 namespace {
 
+// The kernel's name expression at `config`: a parameter written among the template arguments
+// ("MatrixMulCUDA<tile_size>") becomes its value ("MatrixMulCUDA<32>"), so that the compiler
+// instantiates, and the image is searched for, that kernel.
+std::string name_at(const std::string& expression, const search::Config& config) {
+    static const std::regex identifier(R"([A-Za-z_][A-Za-z0-9_]*)");
+    std::string out;
+    std::size_t done = 0;
+    for (auto it = std::sregex_iterator(expression.begin(), expression.end(), identifier);
+         it != std::sregex_iterator(); ++it) {
+        const auto position = static_cast<std::size_t>(it->position());
+        out += expression.substr(done, position - done);
+        const auto value = config.find(it->str());
+        out += value == config.end() ? it->str() : std::to_string(value->second);
+        done = position + it->str().size();
+    }
+    return out + expression.substr(done);
+}
+
 // Everything but the text comes from the spec and the parameters.
 compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Config& config,
                                         std::string source_text, int arch, compile::Output output) {
     compile::CompileRequest request;
     request.source_text = std::move(source_text);
     request.source_name = spec.source.filename().string();
-    request.name_expression = spec.kernel;
+    request.name_expression = name_at(spec.kernel, config);
     request.options = spec.nvrtc_options;
     request.include_dirs.push_back(spec.source.parent_path());
     for (const auto& dir : spec.include_dirs)
         request.include_dirs.push_back(spec.file.parent_path() / dir);
+    request.include_dirs.insert(request.include_dirs.end(), spec.target.include_dirs.begin(),
+                                spec.target.include_dirs.end());
+    request.build_options = spec.target.options;
+    request.relocatable = spec.target.relocatable;
     request.defines = config;
     request.arch = arch;
     request.output = output;

@@ -2,15 +2,37 @@
 
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
+#include "driver/compile/build_flags.h"
 #include "driver/compile/image_cache.h"
 #include "driver/tune/candidate_evaluator.h"
 
 namespace optiml::tune {
 
+std::string flag_needing_nvcc(const spec::TargetFlags& target) {
+    if (target.relocatable) return "-rdc=true";
+    for (const std::string& option : target.options)
+        if (!compile::nvrtc_reproduces(option)) return option;
+    return "";
+}
+
 CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
-    if (spec.compiler == "nvcc") return {compile::Backend::Nvcc, {}};
-    if (spec.compiler == "nvrtc") return {compile::Backend::Nvrtc, {}};
+    if (spec.compiler == "nvcc") return {compile::Backend::Nvcc, {}, {}};
+    const std::string flag = flag_needing_nvcc(spec.target);
+    if (spec.compiler == "nvrtc") {
+        if (!flag.empty())
+            throw std::invalid_argument(
+                spec.file.string() +
+                ": compiler: \"nvrtc\", but the target compiles the kernel "
+                "with " +
+                flag +
+                ", which NVRTC does not reproduce; set \"compiler\" to \"auto\" "
+                "or \"nvcc\" so that the variants are compiled as the target compiles the "
+                "original");
+        return {compile::Backend::Nvrtc, {}, {}};
+    }
+    if (!flag.empty()) return {compile::Backend::Nvcc, {}, flag};
     // The original as NVRTC would compile it, keyed by everything that compile sees but headers:
     // a build computes the key for each arch and then tunes, all with the same answer.
     const compile::CompileRequest original = make_compile_request(
@@ -24,7 +46,7 @@ CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
     }
     const compile::CompileResult nvrtc = compile::compile(original);
     const CompilerChoice choice =
-        nvrtc.ok ? CompilerChoice{} : CompilerChoice{compile::Backend::Nvcc, nvrtc.log};
+        nvrtc.ok ? CompilerChoice{} : CompilerChoice{compile::Backend::Nvcc, nvrtc.log, {}};
     const std::lock_guard lock(mutex);
     return chosen.emplace(key, choice).first->second;
 }

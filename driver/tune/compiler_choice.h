@@ -1,6 +1,8 @@
 // Which compiler builds a spec's variants: the spec's "compiler", or for "auto" NVRTC when it
-// compiles the original (device code only: fast, in process) and nvcc when it does not (a kernel
-// among host code, main() and system headers, stays where it is). No GPU needed, so the cache key
+// compiles the original (device code only: fast, in process) and reproduces the target's flags
+// (spec.target: defines and the language standard), and nvcc when it does not (a kernel among
+// host code, main() and system headers, stays where it is; a target with -rdc=true, -G, -Xptxas,
+// fast math, ... is compiled as the target compiles it). No GPU needed, so the cache key
 // can name the choice; decided once per source text and arch in a process.
 #pragma once
 
@@ -15,8 +17,16 @@ struct CompilerChoice {
     compile::Backend backend = compile::Backend::Nvrtc;
     // For "auto" choosing nvcc: NVRTC's log on the original (why), else empty.
     std::string nvrtc_log;
+    // For "auto" choosing nvcc for the target's flags: the first flag NVRTC does not reproduce.
+    std::string nvcc_flag;
 };
 
+// Throws std::invalid_argument for "compiler": "nvrtc" with target flags NVRTC cannot reproduce,
+// naming the flag and the fix.
 CompilerChoice choose_compiler(const spec::Spec& spec, int arch);
+
+// The first of the target's flags NVRTC does not compile as nvcc does ("-rdc=true" for separable
+// compilation), or empty.
+std::string flag_needing_nvcc(const spec::TargetFlags& target);
 
 }  // namespace optiml::tune

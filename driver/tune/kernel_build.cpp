@@ -13,9 +13,12 @@
 #include "driver/spec/spec.h"
 #include "driver/tune/build_manifest.h"
 #include "driver/tune/compare_build.h"
+#include "driver/tune/compiler_choice.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/gpu_lock.h"
 #include "driver/tune/kernel_key.h"
+#include "driver/tune/original_images.h"
+#include "driver/tune/target_flags.h"
 #include "driver/tune/tuning.h"
 
 namespace optiml::tune {
@@ -101,6 +104,34 @@ codegen::Variant to_variant(const cache::Entry& entry) {
     return variant;
 }
 
+// The target's flags into `spec`, its architectures into `archs` (unless given), and a launcher
+// written without variants where none exists yet: a kernel file that includes the generated
+// header (its drop-in call site) compiles only with one there. False after an error was logged.
+bool read_target(const BuildOptions& options, spec::Spec& spec, const fs::path& launcher,
+                 std::vector<int>& archs, std::ostream& log) {
+    const UserBuild build = read_user_build({options.compile_commands, options.source_root,
+                                             options.build_root, options.out_dir / "include"},
+                                            spec, launcher);
+    spec.target = build.flags;
+    if (const std::string flag = flag_needing_nvcc(spec.target);
+        spec.compiler == "nvrtc" && !flag.empty()) {
+        log << "optiml: error: " << spec.file.string() << ": compiler: \"nvrtc\", but the target "
+            << "compiles the kernel with " << flag << ", which NVRTC does not reproduce; set "
+            << "\"compiler\" to \"auto\" or \"nvcc\" (docs/spec.md, Compiler)\n";
+        return false;
+    }
+    if (archs.empty()) archs = build.archs;
+    std::string flags;
+    for (const std::string& option : spec.target.key_options) flags += " " + option;
+    log << "optiml: " << spec.name << ": the target's flags:" << (flags.empty() ? " none" : flags)
+        << " (" << fs::path(build.entry).filename().string() << ")\n";
+    if (!fs::exists(options.out_dir / codegen::header_path(spec.name))) {
+        const codegen::GeneratedFiles files = codegen::generate_launcher(spec, {}, {});
+        codegen::write_generated_files(options.out_dir, spec.name, files);
+    }
+    return true;
+}
+
 }  // namespace
 
 int run_build(const BuildOptions& options, std::ostream& log) {
@@ -125,8 +156,22 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         spec.budget.seconds = std::atof(env);
     if (options.strategy) spec.budget.strategy = *options.strategy;
 
-    const KernelSources sources = scan_sources(spec);
     const fs::path source = options.out_dir / codegen::source_path(spec.name);
+    std::vector<int> archs = options.archs;
+    if (!options.compile_commands.empty()) {
+        try {
+            if (!read_target(options, spec, source, archs, log)) return 1;
+        } catch (const std::exception& e) {
+            log << "optiml: error: " << spec.name << ": " << e.what() << "\n";
+            return 1;
+        }
+    }
+    if (archs.empty()) {
+        log << "optiml: error: " << spec.name << ": no architecture to build for; pass --archs or "
+            << "a compile command with -arch/--generate-code\n";
+        return 1;
+    }
+    const KernelSources sources = scan_sources(spec);
 
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;
@@ -160,7 +205,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         // Probed on the first miss only; `problem` set: the worker could not be used (not the
         // same as "no GPU").
         std::optional<measure::DeviceProbe> probe;
-        for (const int arch : options.archs) {
+        for (const int arch : archs) {
             const cache::KeyInputs inputs = key_inputs(spec, sources, arch);
             const std::string key = cache::compute_key(inputs);
             const std::string tag = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
@@ -247,16 +292,24 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         }
     }
 
-    for (const auto& [why, archs] : fallbacks) {
+    for (const auto& [why, names] : fallbacks) {
         std::string list;
-        for (const auto& a : archs) list += (list.empty() ? "" : ", ") + a;
+        for (const auto& a : names) list += (list.empty() ? "" : ", ") + a;
         log << "optiml: warning: " << spec.name << ": no tuned entry for " << list << " (" << why
             << "); using the original kernel. Tune on such a GPU, or commit its entries to a "
                "CACHE_SEED folder (optiml cache export).\n";
     }
 
     try {
-        const codegen::GeneratedFiles files = codegen::generate_launcher(spec, variants, notes);
+        std::vector<codegen::Variant> originals;
+        if (kernel_stays_in_its_file(spec, archs.front())) {
+            std::vector<std::string> problems;
+            originals = compile_originals(spec, archs, problems);
+            for (const std::string& problem : problems)
+                log << "optiml: warning: " << spec.name << ": " << problem << "\n";
+        }
+        const codegen::GeneratedFiles files =
+            codegen::generate_launcher(spec, variants, notes, originals);
         codegen::write_generated_files(options.out_dir, spec.name, files);
         if (!options.manifest.empty())
             replace_file(options.manifest, nlohmann::json(declared).dump(2) + "\n");

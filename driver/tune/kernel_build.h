@@ -20,7 +20,7 @@ std::string mode_name(Mode mode);
 
 struct BuildOptions {
     std::filesystem::path spec;
-    std::vector<int> archs;  // 90, 80, ...
+    std::vector<int> archs;  // 90, 80, ... (may be empty with compile_commands: the target's)
     Mode mode = Mode::Auto;
     std::filesystem::path out_dir;
     std::filesystem::path depfile;  // optional
@@ -38,6 +38,11 @@ struct BuildOptions {
     // Optional: this kernel's file of the build manifest (build_manifest.h), rewritten each run.
     std::filesystem::path manifest;
     llm::LlmConfig llm;                   // passed to each tuning (TuneRequest::llm)
+    // The user's build (target_flags.h): empty compile_commands, none (the kernel compiled with
+    // OptiML's options only). With one, `archs` empty means the target's own architectures.
+    std::filesystem::path compile_commands;
+    std::filesystem::path source_root;
+    std::filesystem::path build_root;
 };
 
 // Returns the process exit status; messages go to `log`.

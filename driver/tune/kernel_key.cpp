@@ -28,6 +28,8 @@ void add_data_file(const spec::Fill& fill, KernelSources& sources) {
 KernelSources scan_sources(const spec::Spec& spec) {
     std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
     for (const auto& dir : spec.include_dirs) dirs.push_back(spec.file.parent_path() / dir);
+    dirs.insert(dirs.end(), spec.target.project_include_dirs.begin(),
+                spec.target.project_include_dirs.end());
     KernelSources sources{
         compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}, {}};
     if (!spec.check.compare.empty())
@@ -60,6 +62,7 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
         inputs.compiler_version = compile::nvcc_version();
     }
     for (const auto& data : sources.data_files) inputs.data_files.push_back(data.digest);
+    inputs.build_options = spec.target.key_options;
     return inputs;
 }
 
@@ -79,6 +82,7 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
     for (const auto& data : inputs.data_files)
         summary["data_files"].push_back({{"path", data.relative_path}, {"sha256", data.sha256}});
+    if (!inputs.build_options.empty()) summary["build_options"] = inputs.build_options;
     return summary;
 }
 

@@ -158,6 +158,9 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     if (!compiler.nvrtc_log.empty())
         log << prefix << "NVRTC cannot compile the original (" << first_line(compiler.nvrtc_log)
             << "); trying nvcc\n";
+    if (!compiler.nvcc_flag.empty())
+        log << prefix << "the target compiles the kernel with " << compiler.nvcc_flag
+            << ", which NVRTC does not reproduce; nvcc compiles the original and the variants\n";
     if (!original.ok) {
         log << prefix << "the original kernel does not compile with " << compiler_label << " ("
             << spec.source_as_written << ", kernel " << spec.kernel << "):\n"

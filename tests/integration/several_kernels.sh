@@ -9,12 +9,13 @@ project=$(dirname "$0")/projects/several_kernels
 configure "$project" "$work/build" -DOptiML_DIR="$optiml_build_dir" \
     -DOPTIML_EXAMPLES_DIR="$source_dir/examples"
 ninja_file=$work/build/build.ninja
-assert_matches "$ninja_file" 'optiml build --spec [^ ]*/saxpy.optiml.json --archs 90 .*--out [^ ]*/optiml/both ' \
-    "no rule for saxpy on target both with --archs 90"
+# Without ARCHS the driver reads the target's architectures from its compile command.
+assert_matches "$ninja_file" 'optiml build --spec [^ ]*/saxpy.optiml.json --mode [^ ]* --out [^ ]*/optiml/both .*--compile-commands ' \
+    "no rule for saxpy on target both reading the target's compile command"
 assert_matches "$ninja_file" 'optiml build --spec [^ ]*/matmul.optiml.json --archs 90,80 .*--out [^ ]*/optiml/both ' \
     "no rule for matmul on target both with ARCHS 90 80"
-assert_matches "$ninja_file" 'optiml build --spec [^ ]*/saxpy.optiml.json --archs 90,80 .*--out [^ ]*/optiml/saxpy_library ' \
-    "the library's CUDA_ARCHITECTURES 90-real;80-virtual did not become --archs 90,80"
+assert_matches "$ninja_file" 'optiml build --spec [^ ]*/saxpy.optiml.json --mode [^ ]* --out [^ ]*/optiml/saxpy_library .*--compile-commands ' \
+    "no rule for saxpy on target saxpy_library reading the target's compile command"
 [[ $(count_matches '^  pool = optiml_tune$' "$ninja_file") -eq 3 ]] || fail "not every optiml rule is in the optiml_tune pool"
 assert_matches "$work/build/CMakeFiles/rules.ninja" '^pool optiml_tune$' "the optiml_tune pool is not defined"
 grep -A1 '^pool optiml_tune$' "$work/build/CMakeFiles/rules.ninja" | grep -Eq '^ *depth = 1$' ||
@@ -23,6 +24,9 @@ grep -A1 '^pool optiml_tune$' "$work/build/CMakeFiles/rules.ninja" | grep -Eq '^
 build "$work/build" "$work/build.log"
 [[ $(count_matches '^optiml: warning:' "$work/build.log") -eq 3 ]] || fail "expected one warning per kernel rule (3)"
 assert_matches "$work/build.log" '^optiml: warning: matmul: .*sm_90, sm_80' "matmul's one warning does not list both architectures"
+assert_matches "$work/build.log" '^optiml: warning: saxpy: no tuned entry for sm_90 \(' "saxpy of both is not on sm_90 alone"
+assert_matches "$work/build.log" '^optiml: warning: saxpy: no tuned entry for sm_90, sm_80 \(' \
+    "the library's CUDA_ARCHITECTURES 90-real;80-virtual did not become sm_90 and sm_80"
 for file in both/optiml_saxpy.cu both/optiml_matmul.cu saxpy_library/optiml_saxpy.cu \
     both/include/optiml/saxpy.h both/include/optiml/matmul.h saxpy_library/include/optiml/saxpy.h; do
     [[ -f $work/build/optiml/$file ]] || fail "optiml/$file was not generated"

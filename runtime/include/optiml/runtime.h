@@ -134,8 +134,11 @@ class KernelTable {
     // Dynamic shared memory a kernel may use without opting in (cudaFuncAttributeMaxDynamic...).
     static constexpr std::size_t default_dynamic_shared_limit = 48 * 1024;
 
-    constexpr KernelTable(const Image* images, std::size_t count) noexcept
-        : images_(images), count_(count) {}
+    // `of_original`: the images are the user's original kernel itself (compiled by OptiML for a
+    // kernel that stays among host code, where the program's own translation unit may not
+    // instantiate it): OPTIML_FORCE_ORIGINAL does not turn them off.
+    constexpr KernelTable(const Image* images, std::size_t count, bool of_original = false) noexcept
+        : images_(images), count_(count), of_original_(of_original) {}
     KernelTable(const KernelTable&) = delete;
     KernelTable& operator=(const KernelTable&) = delete;
 
@@ -197,6 +200,7 @@ class KernelTable {
 
     const Image* images_;
     std::size_t count_;
+    bool of_original_;
     std::atomic<unsigned long long> launches_{0};
     std::mutex mutex_;  // first resolution per device only; never on the launch path
     Slot slots_[max_devices]{};

@@ -138,6 +138,18 @@ std::vector<Change> single_field_changes() {
         // The same file as a kernel header and as the comparison function are different inputs.
         {"header that is also the comparison function",
          [](KeyInputs& in) { in.compare_sources = {in.sources[1]}; }},
+        // The user's target's device flags (separable compilation, definitions, fast math).
+        {"target flag added", [](KeyInputs& in) { in.build_options = {"-rdc=true"}; }},
+        {"target flags",
+         [](KeyInputs& in) {
+             in.build_options = {"-DNDEBUG", "-rdc=true"};
+         }},
+        {"target flag order",
+         [](KeyInputs& in) {
+             in.build_options = {"-rdc=true", "-DNDEBUG"};
+         }},
+        // A target flag is not an NVRTC option of the spec's: the same text elsewhere differs.
+        {"option as a target flag", [](KeyInputs& in) { in.build_options = {"-O3"}; }},
     };
 }
 

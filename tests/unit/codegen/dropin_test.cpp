@@ -15,8 +15,8 @@ using test::load_fixture;
 class ScaleMatrixLauncher : public ::testing::Test {
   protected:
     spec::Spec spec = load_fixture("scale_matrix.optiml.json");
-    GeneratedFiles files = generate_launcher(spec, {fake_variant("sm_90", {{"block_size_x", 256}})},
-                                             {});
+    GeneratedFiles files =
+        generate_launcher(spec, {fake_variant("sm_90", {{"block_size_x", 256}})}, {});
 
     // The text of the definition that starts with `signature`, up to its closing brace.
     std::string definition(const std::string& signature) const {
@@ -106,6 +106,30 @@ TEST(DropIn, SpecsWithoutLaunchArgumentsKeepTheirLauncher) {
                                 "x, float* y);"),
               std::string::npos)
         << files.header;
+}
+
+// A kernel among host code with the original's own images: the program's kernel where its
+// translation unit defines it (a weak reference), else those images, which
+// OPTIML_FORCE_ORIGINAL leaves on (the table's third argument).
+TEST(OriginalImages, AreTheFallbackWhereTheProgramDefinesNoKernel) {
+    spec::Spec spec = load_fixture("scale_matrix.optiml.json");
+    spec.compiler = "nvcc";
+    Variant original = fake_variant("sm_80", {{"block_size_x", 128}});
+    original.lowered_name = "_Z12scale_matrixiPKfPf";
+    const GeneratedFiles files =
+        generate_launcher(spec, {fake_variant("sm_90", {{"block_size_x", 256}})}, {}, {original});
+    EXPECT_NE(
+        files.source.find("extern \"C\" void _Z12scale_matrixiPKfPf() __attribute__((weak));"),
+        std::string::npos)
+        << files.source;
+    EXPECT_NE(files.source.find("// The original (sm_80): CUBIN"), std::string::npos);
+    EXPECT_NE(files.source.find("KernelTable original_table(original_images, "
+                                "sizeof(original_images) / sizeof(original_images[0]), true);"),
+              std::string::npos)
+        << files.source;
+    EXPECT_NE(files.source.find("if (&_Z12scale_matrixiPKfPf != nullptr)"), std::string::npos);
+    EXPECT_NE(files.source.find("original_table.resolve(device, &kernel, &dispatch)"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -110,6 +110,35 @@ TEST(Nvcc, TheImageKeyNamesTheBackend) {
     EXPECT_NE(with_nvcc, image_key(request, "headers"));
 }
 
+// Separable compilation (-rdc=true): the relocatable CUBIN is device-linked alone into an
+// executable one, which the runtime can load; the target's flags reach nvcc and the image key.
+TEST(Nvcc, RelocatableBuildsAreDeviceLinkedIntoALoadableImage) {
+    CompileRequest request = mixed("scale_rows<32>");
+    request.relocatable = true;
+    request.build_options = {"-DFACTOR=3", "-Xptxas=-O3"};
+    const std::vector<std::string> arguments = nvcc_arguments(request, "in.cu", "out.cubin");
+    for (const char* expected : {"-rdc=true", "-DFACTOR=3", "-Xptxas=-O3"})
+        EXPECT_NE(std::find(arguments.begin(), arguments.end(), expected), arguments.end())
+            << expected;
+    const std::vector<std::string> link = nvcc_device_link_arguments(request, "r.cubin", "x.cubin");
+    EXPECT_NE(std::find(link.begin(), link.end(), "-dlink"), link.end());
+
+    const CompileResult linked = compile(request);
+    ASSERT_TRUE(linked.ok) << linked.log;
+    // ELF e_type at offset 16: 2 (ET_EXEC) is loadable, 1 (ET_REL) is not.
+    ASSERT_GT(linked.binary.size(), 17u);
+    EXPECT_EQ(linked.binary[16], 2);
+    EXPECT_EQ(linked.lowered_name, "_Z10scale_rowsILi32EEvPfi");
+
+    CompileRequest whole = request;
+    whole.relocatable = false;
+    const CompileResult unlinked = compile(whole);
+    ASSERT_TRUE(unlinked.ok) << unlinked.log;
+    EXPECT_NE(image_key(request, "h"), image_key(whole, "h"));
+    whole.build_options.clear();
+    EXPECT_NE(image_key(request, "h"), image_key(whole, "h"));
+}
+
 TEST(Nvcc, ReportsItsVersion) {
     EXPECT_FALSE(nvcc_version().empty());
     EXPECT_EQ(compiler_version(Backend::Nvcc), nvcc_version());

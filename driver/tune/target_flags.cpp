@@ -1,0 +1,66 @@
+#include "driver/tune/target_flags.h"
+
+namespace optiml::tune {
+namespace fs = std::filesystem;
+namespace {
+
+// `path` relative to `root` when inside it (no "..": "." for the root itself), else empty.
+std::string inside(const fs::path& path, const fs::path& root) {
+    if (root.empty()) return "";
+    const fs::path relative = path.lexically_normal().lexically_relative(root.lexically_normal());
+    if (relative.empty() || *relative.begin() == "..") return "";
+    return relative.generic_string();
+}
+
+}  // namespace
+
+spec::TargetFlags to_target_flags(const compile::BuildFlags& build, const UserBuildPaths& paths) {
+    spec::TargetFlags flags;
+    flags.options = build.options;
+    flags.include_dirs = build.include_dirs;
+    flags.relocatable = build.relocatable;
+    flags.key_options = build.options;
+    for (const fs::path& dir : build.include_dirs) {
+        if (!paths.own_include_dir.empty() &&
+            dir.lexically_normal() == paths.own_include_dir.lexically_normal())
+            continue;
+        // The build tree first: it may lie inside the source tree (build/ in the checkout).
+        if (const std::string relative = inside(dir, paths.build_root); !relative.empty()) {
+            flags.key_options.push_back("-I<build>/" + relative);
+            flags.project_include_dirs.push_back(dir);
+        } else if (const std::string in_source = inside(dir, paths.source_root);
+                   !in_source.empty()) {
+            flags.key_options.push_back("-I" + in_source);
+            flags.project_include_dirs.push_back(dir);
+        }
+    }
+    if (build.relocatable) flags.key_options.push_back("-rdc=true");
+    return flags;
+}
+
+UserBuild read_user_build(const UserBuildPaths& paths, const spec::Spec& spec,
+                          const fs::path& launcher) {
+    std::string entry = spec.source.string();
+    auto command = compile::find_compile_command(paths.compile_commands, spec.source);
+    if (!command) {
+        entry = launcher.string();
+        command = compile::find_compile_command(paths.compile_commands, launcher);
+    }
+    if (!command)
+        throw compile::BuildFlagsError(
+            paths.compile_commands.string() + ": no compile command for " + spec.source.string() +
+            " or " + launcher.string() +
+            "; expected the target's (optiml_optimize_kernel() turns on its "
+            "EXPORT_COMPILE_COMMANDS: build with the Ninja or Makefile generators)");
+    compile::BuildFlags build;
+    try {
+        build = compile::parse_nvcc_command(*command);
+    } catch (const compile::BuildFlagsError& e) {
+        throw compile::BuildFlagsError(paths.compile_commands.string() + ": the entry of " + entry +
+                                       ": " + e.what());
+    }
+    UserBuild user{to_target_flags(build, paths), build.archs, entry, build.ignored};
+    return user;
+}
+
+}  // namespace optiml::tune
