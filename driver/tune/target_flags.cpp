@@ -19,7 +19,11 @@ spec::TargetFlags to_target_flags(const compile::BuildFlags& build, const UserBu
     flags.options = build.options;
     flags.include_dirs = build.include_dirs;
     flags.relocatable = build.relocatable;
-    flags.key_options = build.options;
+    // The dialect both compilers default to (nvcc and NVRTC 12 and 13, whose versions the key
+    // holds) changes nothing compiled: left out of the key, a project that says CUDA_STANDARD 17
+    // and one that says nothing share entries (and the examples' seeds stay valid).
+    for (const std::string& option : build.options)
+        if (option != "-std=c++17" && option != "--std=c++17") flags.key_options.push_back(option);
     for (const fs::path& dir : build.include_dirs) {
         if (!paths.own_include_dir.empty() &&
             dir.lexically_normal() == paths.own_include_dir.lexically_normal())
