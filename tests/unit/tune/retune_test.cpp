@@ -8,9 +8,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
+#include "cache/signature.h"
 #include "cache/store.h"
+#include "cache/trust.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/tune/build_manifest.h"
 #include "driver/tune/kernel_build.h"
@@ -35,9 +38,15 @@ class RetuneTest : public ::testing::Test {
         fs::copy(kSeed, dir_ / "seed", fs::copy_options::recursive);
         const cache::Store seed(dir_ / "seed", true);
         entry_ = *seed.inspect(seed.keys().at(0));
-        nlohmann::json manifest = entry_.manifest;
-        manifest["nvrtc_version"] = "12.1";
-        std::ofstream(entry_.directory / "manifest.json") << manifest.dump(1);
+        // The edit voids the project's signature: the copy is signed again by a key of its own,
+        // which the copy's trusted-keys file lists.
+        entry_.manifest["nvrtc_version"] = "12.1";
+        const fs::path public_key = cache::write_key_pair(dir_ / "keys", "test", "retune test");
+        entry_ = cache::signed_entry(entry_, cache::SigningKey::load(dir_ / "keys/test.pem"));
+        std::ofstream(entry_.directory / "manifest.json") << entry_.manifest.dump(1);
+        std::ifstream key_line(public_key);
+        std::ofstream(dir_ / "seed" / cache::kTrustedKeysFileName, std::ios::app)
+            << std::string(std::istreambuf_iterator<char>(key_line), {});
     }
     void TearDown() override {
         unsetenv("FAKE_DEVICES");
