@@ -21,8 +21,10 @@ std::optional<Backend> parse_backend(std::string_view name);
 
 struct CompileRequest {
     std::string source_text;
-    std::string source_name;           // file name shown in diagnostics and line info
-    std::string name_expression;       // "saxpy", "gemm<float>": the kernel to find in the output
+    std::string source_name;  // file name shown in diagnostics and line info
+    // "saxpy", "gemm<float, 32>": the kernel to find in the output, parameters already
+    // substituted (expand_defines in kernel_symbol.h).
+    std::string name_expression;
     std::vector<std::string> options;  // the spec's nvrtc_options
     // The user's target's own device flags (build_flags.h), in nvcc's spelling, before `options`;
     // and whether it compiles relocatable device code (-rdc=true): nvcc then compiles a

@@ -23,7 +23,8 @@ std::optional<std::string> find_kernel_symbol(const std::vector<std::string>& sy
 
 // The name expression with each identifier that names a define replaced by its value, as the
 // preprocessor sees it: "MatrixMulCUDA<block_size>" with block_size=32 -> "MatrixMulCUDA<32>"
-// (a tuned template argument arrives as a -D; NVRTC expands it itself, demangled names do not).
+// (a tuned template argument: the compile request names the instance, whose demangled symbol
+// holds the value).
 std::string expand_defines(const std::string& name_expression,
                            const std::map<std::string, std::int64_t>& defines);
 

@@ -164,10 +164,10 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
     const std::vector<std::string> symbols = request.output == Output::Cubin
                                                  ? cubin_entry_symbols(result.binary)
                                                  : ptx_entry_symbols(result.binary);
-    const std::string expanded = expand_defines(request.name_expression, request.defines);
-    const auto lowered = find_kernel_symbol(symbols, expanded);
+    const auto lowered = find_kernel_symbol(symbols, request.name_expression);
     if (!lowered) {
-        result.log += "kernel '" + expanded + "' not found among the kernels nvcc compiled (" +
+        result.log += "kernel '" + request.name_expression +
+                      "' not found among the kernels nvcc compiled (" +
                       std::to_string(symbols.size()) + "); check the spec's \"kernel\" field\n";
         result.binary.clear();
         return result;

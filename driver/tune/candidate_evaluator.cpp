@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <stdexcept>
 #include <thread>
 
 #include "cache/key.h"
+#include "driver/compile/kernel_symbol.h"
 #include "driver/compile/read_file.h"
 #include "driver/measure/statistics.h"
 #include "driver/tune/compiler_choice.h"
@@ -64,31 +64,16 @@ search::Outcome failure(std::string status, std::string message) {
 
 namespace {
 
-// The kernel's name expression at `config`: a parameter written among the template arguments
-// ("MatrixMulCUDA<tile_size>") becomes its value ("MatrixMulCUDA<32>"), so that the compiler
-// instantiates, and the image is searched for, that kernel.
-std::string name_at(const std::string& expression, const search::Config& config) {
-    static const std::regex identifier(R"([A-Za-z_][A-Za-z0-9_]*)");
-    std::string out;
-    std::size_t done = 0;
-    for (auto it = std::sregex_iterator(expression.begin(), expression.end(), identifier);
-         it != std::sregex_iterator(); ++it) {
-        const auto position = static_cast<std::size_t>(it->position());
-        out += expression.substr(done, position - done);
-        const auto value = config.find(it->str());
-        out += value == config.end() ? it->str() : std::to_string(value->second);
-        done = position + it->str().size();
-    }
-    return out + expression.substr(done);
-}
-
-// Everything but the text comes from the spec and the parameters.
+// Everything but the text comes from the spec and the parameters. The name expression is taken
+// at `config`: a parameter among the template arguments ("MatrixMulCUDA<tile_size>") becomes
+// its value ("MatrixMulCUDA<32>"), so the compiler instantiates, and the image is searched for,
+// that kernel.
 compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Config& config,
                                         std::string source_text, int arch, compile::Output output) {
     compile::CompileRequest request;
     request.source_text = std::move(source_text);
     request.source_name = spec.source.filename().string();
-    request.name_expression = name_at(spec.kernel, config);
+    request.name_expression = compile::expand_defines(spec.kernel, config);
     request.options = spec.nvrtc_options;
     request.include_dirs.push_back(spec.source.parent_path());
     for (const auto& dir : spec.include_dirs)
