@@ -28,7 +28,7 @@ cat "$report/retune-report.md"
 grep -q "| $example | sm_$arch | \(faster\|slower\|unchanged\) |" "$report/retune-report.md" ||
   fail "no side-by-side row for $example on sm_$arch"
 grep -q '"cached_now": {' "$report/retune-report.json" || fail "the cached winner was not timed"
-[ -n "${OPTIML_KEEP_RETUNE_REPORT:-}" ] &&
+[ -n "${OPTIML_KEEP_RETUNE_REPORT:-}" ] && mkdir -p "$OPTIML_KEEP_RETUNE_REPORT" &&
   cp "$report/retune-report.md" "$OPTIML_KEEP_RETUNE_REPORT/retune-$example.md" &&
   cp "$report/retune-report.json" "$OPTIML_KEEP_RETUNE_REPORT/retune-$example.json"
 echo "PASSED: $example retuned against its seed (retune exit status $status)"

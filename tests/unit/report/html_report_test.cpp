@@ -124,11 +124,11 @@ TEST(ConvergenceChart, BestSoFarImprovesMonotonicallyAndSplitsThePhases) {
     std::string why;
     const auto charts = convergence_charts(manifest, why);
     ASSERT_EQ(charts.size(), 2u) << why;
-    const auto& parameters = series(charts[0], "phase-parameters");
+    const auto parameters = series(charts[0], "phase-parameters");
     EXPECT_EQ(parameters.name, "parameters (random)");
     ASSERT_EQ(parameters.points.size(), 2u);  // 4 ms, then 3 ms: 5 ms was no improvement
     EXPECT_EQ(parameters.points[1].x, 3);
-    const auto& tree = series(charts[0], "phase-transformations");
+    const auto tree = series(charts[0], "phase-transformations");
     ASSERT_EQ(tree.points.size(), 2u);
     EXPECT_EQ(tree.points[0].x, 5);  // the fifth evaluation, by count
     // The curve runs on, without a marker, to the last evaluation at the best found.
