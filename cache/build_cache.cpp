@@ -100,4 +100,12 @@ bool publish_to_remote(const Entry& entry, const RemoteConfig& config, const War
     }
 }
 
+std::function<void(const Entry&)> remote_publisher(const RemoteConfig& config) {
+    return [config](const Entry& entry) {
+        std::string why;
+        if (!publish_to_remote(entry, config, [&why](const std::string& line) { why = line; }))
+            throw std::runtime_error(why);
+    };
+}
+
 }  // namespace optiml::cache

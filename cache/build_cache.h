@@ -68,4 +68,8 @@ Entry entry_to_publish(const Entry& entry, const std::optional<SigningKey>& key)
 // entry could not be signed, after one line to `warn` saying why. For `optiml retune`.
 bool publish_to_remote(const Entry& entry, const RemoteConfig& config, const Warn& warn);
 
+// publish_to_remote as `optiml retune --publish`'s hook: throws std::runtime_error with the
+// reason when an entry was not published, so the report's row says why.
+std::function<void(const Entry&)> remote_publisher(const RemoteConfig& config);
+
 }  // namespace optiml::cache

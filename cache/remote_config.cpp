@@ -92,4 +92,14 @@ std::optional<RemoteConfig> remote_config(const std::string& url, const std::str
     return config;
 }
 
+RemoteConfig required_remote_config(const std::string& url, const std::string& mode) {
+    std::optional<RemoteConfig> config = remote_config(url, mode);
+    if (!config) {
+        throw CacheError(
+            "no remote cache: pass --remote-cache <url> or set OPTIML_REMOTE_CACHE (e.g. "
+            "http://cache.example:8080/optiml)");
+    }
+    return *config;
+}
+
 }  // namespace optiml::cache

@@ -31,6 +31,10 @@ struct RemoteConfig {
 // is malformed (a URL that is not http(s)://, an unknown mode, credentials inside the URL).
 std::optional<RemoteConfig> remote_config(const std::string& url, const std::string& mode);
 
+// As remote_config, for a command that cannot go on without a remote (`optiml cache push|pull`,
+// `optiml retune --publish`): throws CacheError saying how to name one when there is none.
+RemoteConfig required_remote_config(const std::string& url, const std::string& mode);
+
 // The URL as messages show it: scheme, host, port and path, never a user or password.
 std::string display_url(const std::string& url);
 

@@ -27,17 +27,6 @@ void guarded(Action action) {
     }
 }
 
-// The remote of push/pull: --remote-cache, else $OPTIML_REMOTE_CACHE.
-cache::RemoteConfig require_remote(const std::string& url) {
-    std::optional<cache::RemoteConfig> config = cache::remote_config(url, "");
-    if (!config) {
-        throw cache::CacheError(
-            "no remote cache: pass --remote-cache <url> or set OPTIML_REMOTE_CACHE (e.g. "
-            "http://cache.example:8080/optiml)");
-    }
-    return *config;
-}
-
 void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     auto* push = cache->add_subcommand(
         "push", "Upload entries to the remote cache, signed with $OPTIML_SIGNING_KEY");
@@ -48,9 +37,9 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
     push->add_option("keys", *push_keys, "Keys to upload (default: all)");
     push->callback([=] {
         guarded([&] {
-            for (const auto& pushed :
-                 cache::push_entries(open_store(*dir), *push_keys, require_remote(*push_url),
-                                     cache::SigningKey::from_environment()))
+            for (const auto& pushed : cache::push_entries(
+                     open_store(*dir), *push_keys, cache::required_remote_config(*push_url, ""),
+                     cache::SigningKey::from_environment()))
                 std::cout << (pushed.uploaded ? "pushed " : "already there ") << pushed.key << "\n";
         });
     });
@@ -75,8 +64,8 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
                     "pull checks signatures: pass --trusted-keys <file> (or set "
                     "OPTIML_TRUSTED_KEYS) naming the project's trusted-keys file");
             cache::Store store = open_store(*dir);
-            for (const auto& k :
-                 cache::pull_entries(store, *pull_keys, require_remote(*pull_url), *keys))
+            for (const auto& k : cache::pull_entries(
+                     store, *pull_keys, cache::required_remote_config(*pull_url, ""), *keys))
                 std::cout << "pulled " << k << "\n";
         });
     });

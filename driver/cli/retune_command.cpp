@@ -2,6 +2,9 @@
 // regression report (driver/tune/retune.h).
 #include <iostream>
 
+#include "cache/build_cache.h"
+#include "cache/remote_config.h"
+#include "cache/signature.h"
 #include "driver/cli/commands.h"
 #include "driver/tune/retune.h"
 
@@ -34,7 +37,34 @@ void add_retune_command(CLI::App& app) {
                         "Override the build's and the specs' budgets");
     command->add_option("--budget-seconds", options->budget_seconds,
                         "Override the build's and the specs' budgets");
-    command->callback([=] { exit_status() = tune::run_retune(*options, std::cout); });
+    auto publish = std::make_shared<bool>(false);
+    auto remote_url = std::make_shared<std::string>();
+    command->add_flag("--publish", *publish,
+                      "Publish each new winner to the remote cache, replacing what it holds under "
+                      "that key, signed with $OPTIML_SIGNING_KEY");
+    command->add_option("--remote-cache", *remote_url,
+                        "Remote cache URL for --publish (default: $OPTIML_REMOTE_CACHE)");
+    command->callback([=] {
+        if (*publish) {
+            try {
+                // Checked before any GPU time is spent: an unsigned winner would be refused.
+                if (!cache::SigningKey::from_environment()) {
+                    throw cache::CacheError(
+                        "--publish needs OPTIML_SIGNING_KEY: the tuner's private key (create one "
+                        "with `optiml cache keygen --out <dir>` and list its public key in the "
+                        "project's trusted-keys file), since builds accept only signed remote "
+                        "entries");
+                }
+                options->publish = cache::remote_publisher(
+                    cache::required_remote_config(*remote_url, "read-write"));
+            } catch (const std::exception& e) {
+                std::cerr << "optiml: error: " << e.what() << "\n";
+                exit_status() = 1;
+                return;
+            }
+        }
+        exit_status() = tune::run_retune(*options, std::cout);
+    });
 }
 
 }  // namespace optiml::cli

@@ -97,5 +97,24 @@ TEST_F(BuildCacheTest, PublishToRemoteReportsAnUnreachableServerOnce) {
         << warnings_[0];
 }
 
+TEST_F(BuildCacheTest, TheRetunePublisherThrowsTheReasonAnEntryWasNotPublished) {
+    write_key_pair(scratch_.path() / "keys", "runner", "test");
+    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
+    RemoteConfig remote;
+    remote.url = url_;
+    remote.mode = RemoteMode::kReadWrite;
+    const auto publish = remote_publisher(remote);
+    try {
+        publish(sample_entry("winner"));
+        ADD_FAILURE() << "an unreachable remote was taken for a publication";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(
+                      "not published to the remote cache: remote cache " + url_, 0),
+                  0u)
+            << e.what();
+    }
+    ::unsetenv("OPTIML_SIGNING_KEY");
+}
+
 }  // namespace
 }  // namespace optiml::cache
