@@ -8,6 +8,7 @@
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
+#include "driver/profile/profile_client.h"
 #include "driver/profile/variant_evidence.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/kernel_key.h"
@@ -123,7 +124,8 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
     if (options.counters) request.metrics = profile::proxy_metrics();
     request.pc_sampling = options.pc_sampling;
     profile::VariantProfile variant{
-        label, session.profile(launch, request, std::chrono::minutes(5)), timed.median_ms};
+        label, profile::profile_variant(session, launch, request, std::chrono::minutes(5)),
+        timed.median_ms};
     std::vector<std::string> notes;
     const fs::path cache_root =
         options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir;

@@ -15,8 +15,6 @@
 #include "driver/measure/read_flush.h"
 #include "driver/measure/statistics.h"
 #include "driver/measure/two_runs.h"
-#include "driver/profile/pc_sampler.h"
-#include "driver/profile/range_profiler.h"
 
 namespace optiml::measure {
 namespace {
@@ -70,17 +68,6 @@ double since_ms(std::chrono::steady_clock::time_point start) {
 struct DeviceBuffer {
     CUdeviceptr ptr = 0;
     std::size_t bytes = 0;
-};
-
-struct LoadedKernel {
-    CUmodule module = nullptr;
-    CUfunction function = nullptr;
-    LoadedKernel() = default;
-    LoadedKernel(const LoadedKernel&) = delete;
-    LoadedKernel& operator=(const LoadedKernel&) = delete;
-    ~LoadedKernel() {
-        if (module) cuModuleUnload(module);
-    }
 };
 
 // One set of inputs: every non-output pointer's initial contents, on the host (to check that
@@ -335,8 +322,8 @@ struct GpuSession::State {
             if (CUresult r = run_and_read(launch, function, trials[t], kPoisonA, run_a);
                 r != CUDA_SUCCESS)
                 return launch_failure(r, "verification run");
-            if (auto verdict = judge(run_a, reference[t], trials[t],
-                                     " (trial " + std::to_string(t + 1) + ")"))
+            if (auto verdict =
+                    judge(run_a, reference[t], trials[t], " (trial " + std::to_string(t + 1) + ")"))
                 return verdict;
         }
         return std::nullopt;
@@ -564,117 +551,6 @@ Measurement GpuSession::reverify(const LaunchSpec& launch, std::uint64_t seed) {
     return m;
 }
 
-profile::ProfileResult GpuSession::profile(const LaunchSpec& launch,
-                                           const profile::ProfileRequest& request) {
-    State& s = *state_;
-    profile::ProfileResult result;
-    auto kernel = std::make_unique<LoadedKernel>();
-    std::string why;
-    if (CUresult r = s.load(launch, *kernel, why); r != CUDA_SUCCESS) {
-        result.message = "load_error: " + why;
-        return result;
-    }
-    int value = 0;
-    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function);
-    result.function.registers_per_thread = value;
-    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, kernel->function);
-    result.function.local_bytes_per_thread = value;
-    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel->function);
-    result.function.static_shared_bytes = value;
-    cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernel->function);
-    result.function.max_threads_per_block = value;
-    result.function.dynamic_shared_bytes = launch.shared_memory_bytes;
-
-    // Trial-1 inputs restored, outputs poisoned, L2 evicted by reading the clean flush buffer.
-    auto prepare_cold = [&] {
-        CUresult r = s.reset_buffers(s.trials[0], kPoisonA);
-        if (r == CUDA_SUCCESS) r = s.flush_l2();
-        return r;
-    };
-    auto cold_launch = [&](CUfunction function) {
-        CUresult r = prepare_cold();
-        if (r == CUDA_SUCCESS) r = s.launch_once(launch, function);
-        return r;
-    };
-    // One cold run's time, to size the PC-sampling window.
-    auto time_cold = [&](CUfunction function) {
-        float ms = 0.0f;
-        CUresult r = prepare_cold();
-        if (r == CUDA_SUCCESS) r = cuEventRecord(s.start, s.stream);
-        if (r == CUDA_SUCCESS) r = s.launch_once(launch, function);
-        if (r == CUDA_SUCCESS) r = cuEventRecord(s.stop, s.stream);
-        if (r == CUDA_SUCCESS) r = cuEventSynchronize(s.stop);
-        if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, s.start, s.stop);
-        if (r != CUDA_SUCCESS) throw std::runtime_error("profiled launch failed: " + error_text(r));
-        return static_cast<double>(ms);
-    };
-    try {
-        if (!request.metrics.empty()) {
-            const auto start = std::chrono::steady_clock::now();
-            const profile::CounterCollection counters =
-                profile::collect_counters(s.context, s.device, request.metrics, prepare_cold,
-                                          [&] { return s.launch_once(launch, kernel->function); });
-            result.counters_ms = since_ms(start);
-            result.counters = counters.values;
-            result.unavailable = counters.unavailable;
-            result.counters_permitted = counters.permitted;
-            result.counters_note = counters.note;
-            result.passes = counters.passes;
-        }
-        if (request.pc_sampling) {
-            // The module is loaded again while sampling is on, so CUPTI sees it load.
-            const std::string cubin = compile::read_file(launch.image_path);
-            const double kernel_ms = std::max(0.001, time_cold(kernel->function));
-            kernel.reset();
-            // At least two launches: CUPTI hands over a kernel's samples once the next kernel
-            // runs, so the read flush after the last launch pushes its samples out too.
-            const int launches = static_cast<int>(
-                std::clamp(request.pc_sampling_target_ms / kernel_ms, 2.0, 1000.0));
-            const auto start = std::chrono::steady_clock::now();
-            int sms = 0;
-            cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, s.device);
-            // Kernel-serialized collection first; should it bring no samples, continuous
-            // collection at this period and then at a shorter one.
-            const std::uint32_t period =
-                std::min<std::uint32_t>(17, profile::sampling_period_for(kernel_ms, launches, sms));
-            std::string tried;
-            profile::StallCollection stalls;
-            const std::pair<std::uint32_t, bool> attempts[] = {
-                {period, true}, {period, false}, {period - 2, false}};
-            for (const auto& [attempt, serialized] : attempts) {
-                LoadedKernel sampled;
-                stalls = profile::sample_stalls(
-                    s.context, cubin, launch.symbol, attempt, serialized, [&]() -> CUresult {
-                        std::string load_why;
-                        if (CUresult r = s.load(launch, sampled, load_why); r != CUDA_SUCCESS)
-                            return r;
-                        for (int i = 0; i < launches; ++i)
-                            if (CUresult r = cold_launch(sampled.function); r != CUDA_SUCCESS)
-                                return r;
-                        return s.flush_l2();
-                    });
-                const bool no_rights = stalls.note.find("rights") != std::string::npos;
-                if (stalls.done || no_rights) break;
-                tried += (tried.empty() ? "" : "; ") + stalls.note;
-            }
-            result.pc_sampling_ms = since_ms(start);
-            result.pc_sampling_done = stalls.done;
-            result.pc_sampling_note = stalls.done ? "" : tried;
-            result.stalls = stalls.samples;
-            result.pc_total_samples = stalls.total_samples;
-            result.pc_dropped_samples = stalls.dropped_samples;
-            result.pc_sampling_launches = launches;
-            if (stalls.done && !tried.empty())
-                result.pc_sampling_note = "sampled at another period after: " + tried;
-        }
-    } catch (const std::exception& e) {
-        result.message = e.what();
-        return result;
-    }
-    result.ok = true;
-    return result;
-}
-
 Measurement GpuSession::verify(const LaunchSpec& launch) {
     State& s = *state_;
     LoadedKernel kernel;
@@ -686,6 +562,46 @@ Measurement GpuSession::verify(const LaunchSpec& launch) {
     m.status = "ok";
     m.verify_ms = since_ms(verify_start);
     return m;
+}
+
+CUcontext GpuSession::context() const {
+    return state_->context;
+}
+
+CUdevice GpuSession::device() const {
+    return state_->device;
+}
+
+CUresult GpuSession::load(const LaunchSpec& launch, LoadedKernel& kernel, std::string& why) {
+    return state_->load(launch, kernel, why);
+}
+
+CUresult GpuSession::prepare_cold() {
+    State& s = *state_;
+    CUresult r = s.reset_buffers(s.trials[0], kPoisonA);
+    if (r == CUDA_SUCCESS) r = s.flush_l2();
+    return r;
+}
+
+CUresult GpuSession::launch_once(const LaunchSpec& launch, CUfunction function) {
+    return state_->launch_once(launch, function);
+}
+
+double GpuSession::time_cold(const LaunchSpec& launch, CUfunction function) {
+    State& s = *state_;
+    float ms = 0.0f;
+    CUresult r = prepare_cold();
+    if (r == CUDA_SUCCESS) r = cuEventRecord(s.start, s.stream);
+    if (r == CUDA_SUCCESS) r = s.launch_once(launch, function);
+    if (r == CUDA_SUCCESS) r = cuEventRecord(s.stop, s.stream);
+    if (r == CUDA_SUCCESS) r = cuEventSynchronize(s.stop);
+    if (r == CUDA_SUCCESS) r = cuEventElapsedTime(&ms, s.start, s.stop);
+    if (r != CUDA_SUCCESS) throw std::runtime_error("profiled launch failed: " + error_text(r));
+    return static_cast<double>(ms);
+}
+
+CUresult GpuSession::flush_l2() {
+    return state_->flush_l2();
 }
 
 }  // namespace optiml::measure

@@ -5,16 +5,29 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
+#include <cuda.h>
 #include <nlohmann/json.hpp>
 
 #include "driver/measure/protocol.h"
-#include "driver/profile/profile_protocol.h"
 
 namespace optiml::measure {
 
 // {"devices":[{"index","name","arch","sms","l2_bytes","driver"}]}; empty list without a GPU.
 nlohmann::json probe_devices();
+
+// A candidate's module loaded in the session's context, unloaded with it.
+struct LoadedKernel {
+    CUmodule module = nullptr;
+    CUfunction function = nullptr;
+    LoadedKernel() = default;
+    LoadedKernel(const LoadedKernel&) = delete;
+    LoadedKernel& operator=(const LoadedKernel&) = delete;
+    ~LoadedKernel() {
+        if (module) cuModuleUnload(module);
+    }
+};
 
 class GpuSession {
   public:
@@ -32,12 +45,20 @@ class GpuSession {
                          const LaunchSpec* incumbent = nullptr, bool verified = false);
     // Verifies once more against the original on inputs drawn with seed offset `seed`.
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed);
-    // Hardware counters (Range Profiler) and stall samples by line (PC sampling) of one
-    // launch on the trial-1 inputs. Not verified here: only evaluated variants get profiled.
-    profile::ProfileResult profile(const LaunchSpec& launch,
-                                   const profile::ProfileRequest& request);
     // Every correctness check of evaluate(), without the timing (another problem size).
     Measurement verify(const LaunchSpec& launch);
+
+    // What a profiler needs (driver/profile/session_profiler.h), on the trial-1 inputs.
+    CUcontext context() const;
+    CUdevice device() const;
+    // Loads `launch`'s image; `why` says what failed.
+    CUresult load(const LaunchSpec& launch, LoadedKernel& kernel, std::string& why);
+    // Trial-1 inputs restored, outputs poisoned, L2 evicted by reading the clean flush buffer.
+    CUresult prepare_cold();
+    CUresult launch_once(const LaunchSpec& launch, CUfunction function);
+    // One launch after prepare_cold(), in ms; throws std::runtime_error when it fails.
+    double time_cold(const LaunchSpec& launch, CUfunction function);
+    CUresult flush_l2();
 
   private:
     struct State;

@@ -287,35 +287,13 @@ Measurement RemoteSession::verify(int problem_index, const LaunchSpec& launch,
                     timeout);
 }
 
-profile::ProfileResult RemoteSession::profile(const LaunchSpec& launch,
-                                              const profile::ProfileRequest& request,
-                                              std::chrono::milliseconds timeout) {
-    profile::ProfileResult result;
-    std::string why;
-    if (!ensure_ready(why)) {
-        result.message = why;
-        return result;
-    }
-    auto reply =
-        process_.request({{"op", "profile"}, {"launch", launch}, {"request", request}}, timeout);
-    if (!reply.received) {
-        ready_ = false;
-        result.message = "profiling: " + reply.failure;
-        return result;
-    }
-    return reply.json.get<profile::ProfileResult>();
-}
-
-profile::Calibration calibrate(WorkerProcess& process, int device, const fs::path& image,
-                               std::chrono::milliseconds timeout) {
-    auto reply = process.request(
-        {{"op", "calibrate"}, {"device", device}, {"image", image.string()}}, timeout);
-    if (!reply.received) {
-        profile::Calibration failed;
-        failed.message = "calibration: " + reply.failure;
-        return failed;
-    }
-    return reply.json.get<profile::Calibration>();
+std::optional<WorkerProcess::Reply> RemoteSession::request(const nlohmann::json& message,
+                                                           std::chrono::milliseconds timeout,
+                                                           std::string& why) {
+    if (!ensure_ready(why)) return std::nullopt;
+    WorkerProcess::Reply reply = process_.request(message, timeout);
+    if (!reply.received) ready_ = false;
+    return reply;
 }
 
 }  // namespace optiml::measure

@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/measure/protocol.h"
-#include "driver/profile/profile_protocol.h"
 
 namespace optiml::measure {
 
@@ -95,9 +94,12 @@ class RemoteSession {
                          bool verified = false);
     Measurement reverify(const LaunchSpec& launch, std::uint64_t seed,
                          std::chrono::milliseconds timeout);
-    // Counters and stall samples of one launch (not verified: profile evaluated variants).
-    profile::ProfileResult profile(const LaunchSpec& launch, const profile::ProfileRequest& request,
-                                   std::chrono::milliseconds timeout);
+    // Any other operation (the profiler's, driver/profile/profile_client.h) on this session's
+    // worker, set up first; `reply.received` false: the worker died or hung, and the next
+    // request sets a fresh one up. `why` says what failed when the set-up did (no request sent).
+    std::optional<WorkerProcess::Reply> request(const nlohmann::json& message,
+                                                std::chrono::milliseconds timeout,
+                                                std::string& why);
     // Every correctness check, no timing, on the problem of index `problem_index`.
     Measurement verify(int problem_index, const LaunchSpec& launch,
                        std::chrono::milliseconds timeout);
@@ -119,10 +121,5 @@ class RemoteSession {
     std::vector<Extra> extras_;  // problem index i + 1
     bool ready_ = false;
 };
-
-// Runs OptiML's calibration kernels (`image`, a CUBIN of calibration_source()) on `device`.
-profile::Calibration calibrate(WorkerProcess& process, int device,
-                               const std::filesystem::path& image,
-                               std::chrono::milliseconds timeout);
 
 }  // namespace optiml::measure

@@ -7,6 +7,7 @@
 
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/profile/calibration_kernels.h"
+#include "driver/profile/profile_client.h"
 
 namespace optiml::profile {
 namespace fs = std::filesystem;
@@ -25,7 +26,8 @@ std::optional<Calibration> read_cached(const fs::path& path) {
     const nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
     if (json.is_discarded()) return std::nullopt;  // damaged: measure again and overwrite
     Calibration c = json.get<Calibration>();
-    // A file written before the bandwidth patterns existed holds the copy rate alone: measure again.
+    // A file written before the bandwidth patterns existed holds the copy rate alone: measure
+    // again.
     if (!c.ok || c.dram_bytes_per_s <= 0.0 || c.dram_by_pattern.empty()) return std::nullopt;
     return c;
 }
@@ -62,7 +64,7 @@ Calibration measure_now(const measure::DeviceInfo& device, const fs::path& scrat
         out << compiled.binary;
     }
     measure::WorkerProcess worker(measure::default_worker_path());
-    return measure::calibrate(worker, device.index, image, std::chrono::minutes(2));
+    return calibrate(worker, device.index, image, std::chrono::minutes(2));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "driver/llm/llm_proposer_record.h"
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
+#include "driver/profile/profile_client.h"
 #include "driver/profile/variant_evidence.h"
 #include "driver/propose/kernel_text.h"
 #include "driver/propose/node_metrics.h"
@@ -141,9 +142,10 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
         const auto launch = write_launch(spec, c.parameters, *compiled, in.scratch / "node.cubin");
         request.pc_sampling = fastest_sampled_ms == 0.0 || measured.median_ms < fastest_sampled_ms;
         if (request.pc_sampling) fastest_sampled_ms = measured.median_ms;
-        profile::VariantProfile variant{search::format_candidate(c),
-                                        in.session->profile(launch, request, kNodeProfileTimeout),
-                                        measured.median_ms};
+        profile::VariantProfile variant{
+            search::format_candidate(c),
+            profile::profile_variant(*in.session, launch, request, kNodeProfileTimeout),
+            measured.median_ms};
         if (!variant.result.ok) return std::nullopt;
         analysis::EvidenceReport report =
             profile::evidence_report(spec.name, in.device->name, variant, ceilings, std::nullopt);

@@ -7,6 +7,7 @@
 
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
+#include "driver/profile/profile_client.h"
 #include "driver/profile/variant_evidence.h"
 
 namespace optiml::tune {
@@ -52,8 +53,10 @@ std::optional<TuningEvidence> collect_tuning_evidence(const EvidenceInputs& in, 
     counters_only.pc_sampling = false;
 
     std::vector<profile::VariantProfile> profiled;
-    profiled.push_back({"original", in.session->profile(in.original_launch, full, kProfileTimeout),
-                        baseline.outcome.median_ms});
+    profiled.push_back(
+        {"original",
+         profile::profile_variant(*in.session, in.original_launch, full, kProfileTimeout),
+         baseline.outcome.median_ms});
     if (!profiled.back().result.ok) {
         log << "optiml: " << in.spec->name << ": no evidence: " << profiled.back().result.message
             << "\n";
@@ -61,17 +64,19 @@ std::optional<TuningEvidence> collect_tuning_evidence(const EvidenceInputs& in, 
     }
     std::optional<profile::VariantProfile> winner;
     if (auto launch = launch_of(in, best.candidate, "winner.cubin"))
-        winner = profile::VariantProfile{"tuned: " + search::format_candidate(best.candidate),
-                                         in.session->profile(*launch, full, kProfileTimeout),
-                                         best.outcome.median_ms};
+        winner = profile::VariantProfile{
+            "tuned: " + search::format_candidate(best.candidate),
+            profile::profile_variant(*in.session, *launch, full, kProfileTimeout),
+            best.outcome.median_ms};
     std::vector<profile::VariantProfile> others;
     for (std::size_t index : spread_of_variants(result, kProfiledVariants)) {
         const auto& item = result.trace[index];
         auto launch = launch_of(in, item.candidate, "spread.cubin");
         if (!launch) continue;
-        others.push_back({search::format_candidate(item.candidate),
-                          in.session->profile(*launch, counters_only, kProfileTimeout),
-                          item.outcome.median_ms});
+        others.push_back(
+            {search::format_candidate(item.candidate),
+             profile::profile_variant(*in.session, *launch, counters_only, kProfileTimeout),
+             item.outcome.median_ms});
     }
 
     std::vector<profile::VariantProfile> table_rows = others;

@@ -1,18 +1,9 @@
-// optiml-worker: runs candidates on one GPU for the `optiml` driver (protocol.h). A crash,
-// a sticky CUDA error or a hang ends this process, never the driver or the user's build.
+#include "driver/measure/worker_loop.h"
+
 #include <iostream>
-#include <map>
 #include <memory>
-#include <string>
 
-#include "driver/measure/gpu_session.h"
-#include "driver/profile/calibration_runner.h"
-
-using optiml::measure::GpuSession;
-using optiml::measure::LaunchSpec;
-using optiml::measure::Measurement;
-using optiml::measure::Problem;
-
+namespace optiml::measure {
 namespace {
 
 void reply(const nlohmann::json& message) {
@@ -25,7 +16,7 @@ nlohmann::json error(const std::string& message) {
 
 }  // namespace
 
-int main() {
+int serve_worker(const std::map<std::string, WorkerOp>& extra_ops) {
     // By problem index (protocol.h): 0 is the spec's own size, 1.. its extra sizes.
     std::map<int, std::unique_ptr<GpuSession>> sessions;
     std::string line;
@@ -38,24 +29,20 @@ int main() {
         const std::string op = request["op"].get<std::string>();
         try {
             std::unique_ptr<GpuSession>& session = sessions[request.value("problem_index", 0)];
+            const auto extra = extra_ops.find(op);
             if (op == "probe") {
-                reply(optiml::measure::probe_devices());
+                reply(probe_devices());
             } else if (op == "setup") {
                 session.reset();
                 session = std::make_unique<GpuSession>(request.at("device").get<int>(),
                                                        request.at("problem").get<Problem>());
                 reply({{"ok", true}});
-            } else if (op == "calibrate") {
-                reply(optiml::profile::run_calibration(request.at("device").get<int>(),
-                                                       request.at("image").get<std::string>()));
-            } else if (op == "profile") {
-                if (!session) {
+            } else if (extra != extra_ops.end()) {
+                if (extra->second.needs_session && !session) {
                     reply(error("worker: send \"setup\" first"));
                     continue;
                 }
-                reply(
-                    session->profile(request.at("launch").get<LaunchSpec>(),
-                                     request.at("request").get<optiml::profile::ProfileRequest>()));
+                reply(extra->second.run(request, session.get()));
             } else if (op == "reference" || op == "evaluate" || op == "reverify" ||
                        op == "verify") {
                 if (!session) {
@@ -71,13 +58,13 @@ int main() {
                 } else if (op == "verify") {
                     m = session->verify(launch);
                 } else {
-                    const auto evaluate = request.get<optiml::measure::EvaluateRequest>();
+                    const auto evaluate = request.get<EvaluateRequest>();
                     m = session->evaluate(launch, evaluate.timing,
                                           evaluate.incumbent ? &*evaluate.incumbent : nullptr,
                                           evaluate.verified);
                 }
                 reply(m);
-                if (m.fatal) return 3;  // the context is unusable: the driver starts a new worker
+                if (m.fatal) return 3;
             } else {
                 reply(error("worker: unknown op '" + op + "'"));
             }
@@ -87,3 +74,5 @@ int main() {
     }
     return 0;
 }
+
+}  // namespace optiml::measure
