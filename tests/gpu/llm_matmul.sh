@@ -13,7 +13,6 @@ set -euo pipefail
 optiml=$1 optiml_dir=$2 source_dir=$3
 
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
-arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 
 work=$(mktemp -d)
 server_pid=
@@ -22,7 +21,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAILED: $*"; exit 1; }
 
 # The script, from the fixture: the broken first answer and the wrong one are edits of it.
 python3 - "$source_dir/tests/data/llm/matmul_tiled_answer.md" "$work/script.json" <<'PY'

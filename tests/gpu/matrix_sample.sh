@@ -9,8 +9,6 @@
 set -euo pipefail
 optiml=$1 optiml_dir=$2 source_dir=$3
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
-arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
-fail() { echo "FAILED: $*"; exit 1; }
 case " 75 86 90 120 " in *" $arch "*) ;; *)
     echo "this GPU (sm_$arch) is not among the sample's architectures (75 86 90 120): skipped"
     exit 77 ;;

@@ -9,7 +9,6 @@ source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$source_dir/tests/data/kernels/tiled_matmul" "$work/kernel"
-fail() { echo "FAILED: $*"; exit 1; }
 
 OPTIML_PROFILE=0 "$optiml" tune --spec "$work/kernel/tiled_matmul.optiml.json" \
   --cache-dir "$work/cache" 2>&1 | tee "$work/tune.log"
@@ -30,7 +29,6 @@ print(f"{len(ok)}/{len(m['trace'])} variants correct; winner {m['parameters']} "
       f"{m['time_ms']['median']:.4f} ms vs original {m['original_time_ms']['median']:.4f} ms "
       f"({m['speedup']:.2f}x)")
 PY
-arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 "$optiml" build --spec "$work/kernel/tiled_matmul.optiml.json" --archs "$arch" --mode cache-only \
   --cache-dir "$work/cache" --out "$work/out" 2>&1 | tee "$work/build.log"
 grep -q "sm_$arch: cache hit" "$work/build.log" || fail "the launcher build missed the new entry"

@@ -11,7 +11,6 @@ source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OPTIML_CACHE_DIR=$work/cache
-fail() { echo "FAILED: $*"; exit 1; }
 
 matmul_source=$source_dir/examples/matmul/kernels/matmul.cu
 "$optiml" profile --spec "$source_dir/examples/matmul/kernels/matmul.optiml.json" \

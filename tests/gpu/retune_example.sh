@@ -8,7 +8,6 @@ set -euo pipefail
 example=$1 optiml=$2 optiml_dir=$3 source_dir=$4
 
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
-arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -18,7 +17,6 @@ cmake -S "$work/src" -B "$work/build" -G Ninja -DOptiML_DIR="$optiml_dir" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DOPTIML_MODE=cache-only >"$work/configure.log"
 cmake --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 
-fail() { echo "FAILED: $*"; exit 1; }
 status=0
 "$optiml" retune --build-dir "$work/build" --fail-on-regression "${OPTIML_RETUNE_THRESHOLD:-5}" \
   --budget-evaluations "${OPTIML_BUDGET_EVALUATIONS:-40}" | tee "$work/retune.log" || status=$?

@@ -6,7 +6,6 @@ set -euo pipefail
 example=$1 optiml=$2 optiml_dir=$3 source_dir=$4
 
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
-arch=$("$optiml" devices | sed -n 's/.*(sm_\([0-9]*\),.*/\1/p' | head -n1)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -20,7 +19,6 @@ cmake -S "$work/src" -B "$work/build" -G Ninja -DOptiML_DIR="$optiml_dir" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$work/configure.log"
 cmake --build "$work/build" 2>&1 | tee "$work/build.log"
 
-fail() { echo "FAILED: $*"; exit 1; }
 grep -q "sm_$arch: cache miss" "$work/build.log" || fail "the build did not look up and miss sm_$arch"
 grep -q "sm_$arch: done:" "$work/build.log" || fail "the build did not finish tuning"
 grep -q "optiml: warning" "$work/build.log" && fail "the build warned although it tuned"
