@@ -10,6 +10,9 @@ optiml=$1 source_dir=$2
 
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 
+# The tuning after verification searches parameters only: the transformation tree (where the model
+# would be asked again, with this script's answers) is tests/gpu/llm_matmul.sh's subject.
+export OPTIML_TRANSFORM=0
 work=$(mktemp -d)
 server_pid=
 stop_server() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true; server_pid=; }
