@@ -32,6 +32,11 @@ const char* const kSpec = R"json({
 })json";
 
 class ReferenceCheckTest : public ::testing::Test {
+  public:
+    compile::CompileResult compiled(const Reference& reference) const {
+        return compile::compile(reference_compile_request(spec_, reference, 90));
+    }
+
   protected:
     void SetUp() override {
         dir_ = fs::temp_directory_path() / ("optiml-reference-test-" + std::to_string(::getpid()));
@@ -45,38 +50,40 @@ class ReferenceCheckTest : public ::testing::Test {
         std::ofstream(dir_ / name) << text;
         return dir_ / name;
     }
-    compile::CompileResult compiled(const Reference& reference) const {
-        return compile::compile(reference_compile_request(spec_, reference, 90));
-    }
     fs::path dir_;
     spec::Spec spec_;
 };
 
-TEST_F(ReferenceCheckTest, ACppFunctionIsFoundAndCompilesInsideItsKernel) {
-    const Reference reference =
-        read_reference(write("ref.cpp",
-                             "static float clamp0(float v) { return v > 0.0f ? v : 0.0f; }\n"
-                             "void relu_ref(const float* in, float* out, int n) {\n"
-                             "    for (int i = 0; i < n; ++i) out[i] = clamp0(in[i]);\n}\n"));
-    EXPECT_FALSE(reference.is_kernel);
-    EXPECT_EQ(reference.entry, "relu_ref");
-    const compile::CompileResult result = compiled(reference);
+// The file's one candidate is found, of the right kind, and compiles for the spec's arguments.
+void expect_found_and_compiled(const ReferenceCheckTest& test, const Reference& reference,
+                               bool is_kernel, const std::string& entry) {
+    EXPECT_EQ(reference.is_kernel, is_kernel);
+    EXPECT_EQ(reference.entry, entry);
+    const compile::CompileResult result = test.compiled(reference);
     EXPECT_TRUE(result.ok) << result.log;
     EXPECT_FALSE(result.binary.empty());
 }
 
+TEST_F(ReferenceCheckTest, ACppFunctionIsFoundAndCompilesInsideItsKernel) {
+    expect_found_and_compiled(
+        *this,
+        read_reference(write("ref.cpp",
+                             "static float clamp0(float v) { return v > 0.0f ? v : 0.0f; }\n"
+                             "void relu_ref(const float* in, float* out, int n) {\n"
+                             "    for (int i = 0; i < n; ++i) out[i] = clamp0(in[i]);\n}\n")),
+        false, "relu_ref");
+}
+
 TEST_F(ReferenceCheckTest, AKernelIsRunAsItIs) {
-    const Reference reference =
+    expect_found_and_compiled(
+        *this,
         read_reference(write("ref.cu",
                              "__device__ void helper() {}\n"
                              "extern \"C\" __global__ void __launch_bounds__(256) relu_naive(const "
                              "float* in, float* out, int n) {\n"
                              "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += "
-                             "gridDim.x * blockDim.x) out[i] = in[i] > 0.0f ? in[i] : 0.0f;\n}\n"));
-    EXPECT_TRUE(reference.is_kernel);
-    EXPECT_EQ(reference.entry, "relu_naive");
-    const compile::CompileResult result = compiled(reference);
-    EXPECT_TRUE(result.ok) << result.log;
+                             "gridDim.x * blockDim.x) out[i] = in[i] > 0.0f ? in[i] : 0.0f;\n}\n")),
+        true, "relu_naive");
 }
 
 TEST_F(ReferenceCheckTest, SeveralCandidatesNeedTheEntryNamed) {
