@@ -91,6 +91,10 @@ std::string compute_key(const KeyInputs& inputs) {
         hash_field(hash, "data.sha256", data.sha256);
     }
     for (const std::string& option : inputs.build_options) hash_field(hash, "build_option", option);
+    if (inputs.llm.takes_part) {
+        hash_field(hash, "llm.model", inputs.llm.model);
+        for (const std::string& prompt : inputs.llm.prompts) hash_field(hash, "llm.prompt", prompt);
+    }
     return hash.hex_digest();
 }
 

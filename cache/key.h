@@ -23,6 +23,15 @@ struct DataFileDigest {
     std::string sha256;
 };
 
+// The LLM configuration that changes a tuning's result (docs/caching.md): the model the
+// transformation tree asks, and the prompt templates it asks with ("propose@1 <sha256 of the
+// text>"). Never the endpoint's address or key: see key_inputs() in driver/tune/kernel_key.h.
+struct LlmKeyInputs {
+    bool takes_part = false;  // false: no LLM took part (hashed only when true)
+    std::string model;
+    std::vector<std::string> prompts;
+};
+
 struct KeyInputs {
     std::string optiml_version;       // e.g. "0.1.0"
     std::string normalized_spec;      // spec::Spec::normalized.dump()
@@ -45,6 +54,9 @@ struct KeyInputs {
     // root, -rdc=true), in order; empty without them (hashed only when present, so keys of builds
     // that pass none did not change).
     std::vector<std::string> build_options;
+    // Set only when an LLM takes part in the tuning (hashed only then, so keys of tunings
+    // without one did not change).
+    LlmKeyInputs llm;
 };
 
 // Lowercase hex SHA-256 (64 chars). Each field is hashed as tag, length, bytes.

@@ -5,6 +5,7 @@
 #include "cache/remote_transfer.h"
 #include "cache/store.h"
 #include "driver/cli/commands.h"
+#include "driver/cli/llm_options.h"
 #include "driver/compile/image_cache.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/kernel_key.h"
@@ -233,10 +234,15 @@ void add_cache_command(CLI::App& app) {
         ->required()
         ->check(CLI::ExistingFile);
     key_command->add_option("--arch", *arch, "Architecture number, e.g. 90")->capture_default_str();
+    // The LLM configuration (environment and flags) is part of the key as a build's is.
+    auto llm = std::make_shared<llm::LlmOverrides>();
+    add_llm_options(*key_command, *llm);
     key_command->callback([=] {
         guarded([&] {
             const spec::Spec spec = spec::load_spec(*spec_file);
-            std::cout << cache::compute_key(tune::key_inputs(spec, tune::scan_sources(spec), *arch))
+            std::cout << cache::compute_key(tune::key_inputs(
+                             spec, tune::scan_sources(spec), *arch,
+                             tune::llm_key_inputs(resolve_llm_config(*llm), spec.budget.strategy)))
                       << "\n";
         });
     });

@@ -1,6 +1,9 @@
 // `optiml synth "<request>" --reference <file> --name <kernel> --out <dir>`: a first kernel and
-// its spec from a request in words (driver/llm/synthesis.h), written to <dir> once it compiles
-// and its spec loads; `optiml tune --spec` then verifies and tunes it on a GPU.
+// its spec from a request in words (driver/llm/synthesis.h), written to <dir> once it compiles,
+// its spec loads and, on a machine with a GPU, it matches the reference
+// (driver/tune/reference_check.h); then tuned there. Without a GPU it says the kernel is not
+// verified, and how to verify it. Exit status: 0 verified (and tuned), 3 written but not
+// verified (no GPU), 1 no acceptable kernel or an error.
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -12,7 +15,10 @@
 #include "driver/cli/llm_options.h"
 #include "driver/llm/exchange_chain.h"
 #include "driver/llm/synthesis.h"
+#include "driver/measure/worker_client.h"
+#include "driver/tune/reference_check.h"
 #include "driver/tune/synth_check.h"
+#include "driver/tune/tune_spec.h"
 
 namespace optiml::cli {
 namespace {
@@ -32,20 +38,18 @@ struct SynthOptions {
     std::string out;
     std::string experts;
     std::string cache_dir;
+    std::string reference_entry;
     int arch = 90;
     llm::LlmOverrides llm;
 };
 
 int run_synth(const SynthOptions& options) {
-    std::ifstream stream(options.reference, std::ios::binary);
-    if (!stream.is_open()) {
-        std::cerr << "optiml: error: " << options.reference << ": cannot be read\n";
-        return 1;
-    }
+    const tune::Reference reference =
+        tune::read_reference(options.reference, options.reference_entry);
     llm::SynthRequest request;
     request.request = options.request;
-    request.reference_name = std::filesystem::path(options.reference).filename().string();
-    request.reference.assign(std::istreambuf_iterator<char>(stream), {});
+    request.reference_name = reference.file.filename().string();
+    request.reference = reference.text;
     request.kernel_name = options.name;
 
     const llm::LlmConfig config = resolve_llm_config(options.llm);
@@ -71,11 +75,25 @@ int run_synth(const SynthOptions& options) {
                      "--llm-base-url), or --llm-replay with recorded exchanges\n";
         return 1;
     }
+    // A GPU verifies each answer against the reference (a mismatch goes back for repair) and
+    // then tunes the kernel; without one the answer is only compiled.
+    const measure::DeviceProbe probe = measure::probe_devices(measure::default_worker_path());
+    const measure::DeviceInfo* device = probe.devices.empty() ? nullptr : &probe.devices.front();
+    const int arch = device ? device->arch : options.arch;
     const std::filesystem::path out = options.out;
+    const auto spec_file = out / (options.name + ".optiml.json");
     const llm::SynthResult result = llm::synthesize(
         *chat, request,
         [&](const std::string& kernel, const nlohmann::json& spec) {
-            return tune::synth_problem(out, options.name, kernel, spec, options.arch);
+            std::string problem = tune::synth_problem(out, options.name, kernel, spec, arch);
+            if (!problem.empty() || !device) return problem;
+            const tune::ReferenceVerdict verdict = tune::verify_against_reference(
+                spec::load_spec(spec_file), reference, *device, "c++");
+            if (verdict.ok) return std::string();
+            note("synth: the kernel does not match the reference: " +
+                 verdict.describe().substr(0, 300));
+            return "the kernel does not match the reference " + reference.file.filename().string() +
+                   " (" + reference.entry + ") on the GPU: " + verdict.describe();
         },
         note);
     const llm::ExchangeTotals totals = chat->totals();
@@ -92,9 +110,34 @@ int run_synth(const SynthOptions& options) {
     }
     const tune::SynthFiles files =
         tune::write_synth_files(out, options.name, result.kernel, result.spec);
-    std::cout << "optiml: wrote " << files.kernel.string() << " and " << files.spec.string()
-              << "; verify and tune it on a GPU with: optiml tune --spec " << files.spec.string()
-              << "\n";
+    if (!device) {
+        std::cout << "optiml: synth: wrote " << files.kernel.string() << " and "
+                  << files.spec.string() << ": compiled by NVRTC, NOT verified against the "
+                  << "reference (no GPU here: " << probe.why_none()
+                  << "); on a machine with a GPU, "
+                  << "verify and tune it with: optiml tune --spec " << files.spec.string()
+                  << " --reference " << options.reference << " --reference-entry "
+                  << reference.entry << "\n";
+        return 3;
+    }
+    std::cout << "optiml: synth: wrote " << files.kernel.string() << " and " << files.spec.string()
+              << ": verified against the reference " << options.reference << " (" << reference.entry
+              << ") on " << device->name << "; tuning\n";
+    const spec::Spec spec = spec::load_spec(files.spec);
+    const auto tuned =
+        tune::tune_and_store({&spec,
+                              *device,
+                              probe.devices,
+                              {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
+                              "c++",
+                              cache_root,
+                              config},
+                             std::cout);
+    if (!tuned) {
+        std::cerr << "optiml: error: synth: the verified kernel was written, but its tuning failed "
+                     "(details above)\n";
+        return 1;
+    }
     return 0;
 }
 
@@ -122,7 +165,11 @@ void add_synth_command(CLI::App& app) {
     command->add_option("--llm-experts", options->experts,
                         "Models that draft, comma-separated (default $OPTIML_LLM_EXPERTS, else "
                         "the model)");
-    command->add_option("--arch", options->arch, "Architecture the compile check targets")
+    command->add_option("--reference-entry", options->reference_entry,
+                        "The function or kernel of --reference to run (default: its only one)");
+    command
+        ->add_option("--arch", options->arch,
+                     "Architecture the compile check targets without a GPU (with one: its own)")
         ->capture_default_str();
     command->add_option("--cache-dir", options->cache_dir,
                         "Local cache, which records the exchanges (default rules as in `build`)");

@@ -9,11 +9,36 @@
 #include "driver/spec/kernel_source.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
-#include "driver/tune/gpu_lock.h"
-#include "driver/tune/kernel_key.h"
-#include "driver/tune/tuning.h"
+#include "driver/tune/reference_check.h"
+#include "driver/tune/tune_spec.h"
 
 namespace optiml::cli {
+namespace {
+
+// --reference: the spec's kernel, at its defaults, against the reference before any tuning.
+bool verified_against_reference(const spec::Spec& spec, const std::string& file,
+                                const std::string& entry, const measure::DeviceInfo& device,
+                                const std::string& host_compiler) {
+    try {
+        const tune::Reference reference = tune::read_reference(file, entry);
+        const tune::ReferenceVerdict verdict =
+            tune::verify_against_reference(spec, reference, device, host_compiler);
+        if (!verdict.ok) {
+            std::cerr << "optiml: error: " << spec.name << ": the kernel does not match the "
+                      << "reference " << file << " (" << reference.entry
+                      << "): " << verdict.describe() << "\n";
+            return false;
+        }
+        std::cout << "optiml: " << spec.name << ": verified against the reference " << file << " ("
+                  << reference.entry << ") on " << device.name << "\n";
+        return true;
+    } catch (const std::exception& e) {
+        std::cerr << "optiml: error: " << e.what() << "\n";
+        return false;
+    }
+}
+
+}  // namespace
 
 void add_tune_command(CLI::App& app) {
     auto* command =
@@ -29,6 +54,8 @@ void add_tune_command(CLI::App& app) {
         std::string replay;
         std::uint64_t seed = 1;
         llm::LlmOverrides llm;
+        std::string reference;
+        std::string reference_entry;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
@@ -51,6 +78,14 @@ void add_tune_command(CLI::App& app) {
         ->add_option("--host-compiler", options->host_compiler,
                      "C++ compiler for the spec's check.compare function")
         ->capture_default_str();
+    command
+        ->add_option("--reference", options->reference,
+                     "Verify the kernel against this C++ function or kernel before tuning")
+        ->check(CLI::ExistingFile);
+    command
+        ->add_option("--reference-entry", options->reference_entry,
+                     "The function or kernel of --reference to run (default: its only one)")
+        ->needs("--reference");
     add_llm_options(*command, options->llm);
     command->callback([=] {
         if (!options->replay.empty()) {
@@ -102,42 +137,31 @@ void add_tune_command(CLI::App& app) {
             exit_status() = 1;
             return;
         }
-        const tune::KernelSources sources = tune::scan_sources(spec);
-        const cache::KeyInputs inputs = tune::key_inputs(spec, sources, device.arch);
-        const std::string key = cache::compute_key(inputs);
-        search::Budget budget{options->evaluations.value_or(spec.budget.evaluations),
-                              options->seconds.value_or(spec.budget.seconds),
-                              options->strategy.value_or(spec.budget.strategy)};
-        tune::GpuLock lock;
         const std::filesystem::path cache_root = options->cache_dir.empty()
                                                      ? cache::default_cache_dir()
                                                      : std::filesystem::path(options->cache_dir);
-        std::optional<cache::Entry> entry;
+        if (!options->reference.empty() &&
+            !verified_against_reference(spec, options->reference, options->reference_entry, device,
+                                        options->host_compiler)) {
+            exit_status() = 1;
+            return;
+        }
         try {
-            entry = tune::run_tuning({&spec,
-                                      device,
-                                      allowed,
-                                      key,
-                                      tune::key_summary(inputs),
-                                      budget,
-                                      options->host_compiler,
-                                      cache_root,
-                                      llm_config,
-                                      {}},
-                                     std::cout);
+            if (!tune::tune_and_store({&spec,
+                                       device,
+                                       allowed,
+                                       {options->evaluations.value_or(spec.budget.evaluations),
+                                        options->seconds.value_or(spec.budget.seconds),
+                                        options->strategy.value_or(spec.budget.strategy)},
+                                       options->host_compiler,
+                                       cache_root,
+                                       llm_config},
+                                      std::cout))
+                exit_status() = 1;
         } catch (const tune::CompareBuildError& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;
-            return;
         }
-        if (!entry) {
-            exit_status() = 1;
-            return;
-        }
-        cache::Store store(cache_root);
-        store.remove(key);  // an explicit tune replaces the previous result
-        store.put(*entry);
-        std::cout << "optiml: stored " << key << " in " << store.root().string() << "\n";
     });
 }
 

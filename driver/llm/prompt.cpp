@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "cache/key.h"
 #include "driver/llm/chat.h"
 #include "driver/llm/prompt_texts.h"
 
@@ -19,6 +20,15 @@ const PromptTemplate& prompt_template(std::string_view name) {
     for (const PromptTemplate& t : templates)
         if (t.name == name) return t;
     throw LlmError("no prompt template named '" + std::string(name) + "'");
+}
+
+std::vector<std::string> tuning_prompt_fingerprints() {
+    std::vector<std::string> out;
+    for (const char* name : {"propose", "repair", "judge", "verdict"}) {
+        const PromptTemplate& t = prompt_template(name);
+        out.push_back(t.id() + " " + cache::sha256_hex(t.text));
+    }
+    return out;
 }
 
 std::string render(const PromptTemplate& prompt, const std::map<std::string, std::string>& values) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace optiml::llm {
 
@@ -19,6 +20,11 @@ struct PromptTemplate {
 
 // The current version of a template; throws LlmError for a name there is none of.
 const PromptTemplate& prompt_template(std::string_view name);
+
+// The templates a tuning asks with (propose, repair, judge, verdict), each as "<id> <lowercase
+// hex SHA-256 of its text>", e.g. "propose@1 3f2a...": what a tuning's cache key records of its
+// prompts, so an edited template retunes even where its version was not bumped.
+std::vector<std::string> tuning_prompt_fingerprints();
 
 // The template with every `{{key}}` replaced by values.at(key). Throws LlmError naming the
 // template and the placeholder when a value is missing or a value is given that it never uses.

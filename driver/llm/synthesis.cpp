@@ -18,8 +18,9 @@ std::string task_text(const SynthRequest& request) {
     return "Task: " + request.request + "\n\nReference implementation (" + request.reference_name +
            "), the behaviour the kernel must reproduce exactly:\n```\n" + request.reference +
            "\n```\n\nThe kernel must be named `" + request.kernel_name +
-           "` and declared "
-           "extern \"C\" __global__.\n";
+           "` and declared extern \"C\" __global__. Its parameters must be the reference's, in "
+           "the same order and with the same meaning (its spec lists them as arguments in that "
+           "order), so that both run on the same buffers and their outputs are compared.\n";
 }
 
 ChatRequest chat(const std::string& model, const std::string& prompt_id, const std::string& user) {
@@ -98,7 +99,7 @@ SynthResult synthesize(ChatEndpoint& endpoint, const SynthRequest& request, cons
     result.routed = request.experts;
     if (request.experts.size() > 1) {
         const ChatReply route =
-            endpoint.complete(chat(request.primary, "synth-route@1", route_prompt(request)));
+            endpoint.complete(chat(request.primary, "synth-route@2", route_prompt(request)));
         std::vector<std::string> chosen = routed_experts(route.content, request.experts);
         if (chosen.empty())
             result.route_note = "the router named none of the experts; asking all of them";
@@ -109,7 +110,7 @@ SynthResult synthesize(ChatEndpoint& endpoint, const SynthRequest& request, cons
         SynthDraft draft{expert, {}, {}};
         try {
             const ChatReply reply = endpoint.complete(chat(
-                expert, "synth-draft@1",
+                expert, "synth-draft@2",
                 task_text(request) + "\nWrite the kernel. Answer with it in one ```cuda block."));
             if (auto kernel = kernel_block(reply.content))
                 draft.kernel = *kernel;
@@ -128,7 +129,7 @@ SynthResult synthesize(ChatEndpoint& endpoint, const SynthRequest& request, cons
 
     std::vector<Message> conversation = {{"system", kSystem},
                                          {"user", merge_prompt(request, result.drafts)}};
-    std::string prompt_id = "synth-merge@1";
+    std::string prompt_id = "synth-merge@2";
     for (;;) {
         ChatRequest ask;
         ask.model = request.primary;
@@ -155,7 +156,7 @@ SynthResult synthesize(ChatEndpoint& endpoint, const SynthRequest& request, cons
             {"user", "That answer has a problem:\n```\n" + result.problem +
                          "\n```\nFix it and answer again with the whole kernel in a ```cuda "
                          "block and the whole spec in a ```json block."});
-        prompt_id = "synth-repair@1";
+        prompt_id = "synth-repair@2";
     }
 }
 

@@ -205,9 +205,14 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         // Probed on the first miss only; `problem` set: the worker could not be used (not the
         // same as "no GPU").
         std::optional<measure::DeviceProbe> probe;
+        // With an LLM taking part the key holds its model and prompts; `base_key` is that of the
+        // same inputs without it (docs/caching.md, "The LLM").
+        const cache::LlmKeyInputs llm = llm_key_inputs(options.llm, spec.budget.strategy);
         for (const int arch : archs) {
-            const cache::KeyInputs inputs = key_inputs(spec, sources, arch);
+            const cache::KeyInputs inputs = key_inputs(spec, sources, arch, llm);
             const std::string key = cache::compute_key(inputs);
+            const cache::KeyInputs base_inputs = key_inputs(spec, sources, arch);
+            const std::string base_key = cache::compute_key(base_inputs);
             const std::string tag = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
             std::string where;
             bool tuned_here = false;
@@ -271,13 +276,29 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         if (caches.store(*entry))  // locally; signed to a read-write remote
                             log << tag << "published " << key.substr(0, 12)
                                 << " to the remote cache\n";
+                        // Builds without the endpoint get it too, unless they have their own.
+                        if (key != base_key && !caches.fetch(base_key))
+                            caches.store(
+                                llm_entry_for_base_key(*entry, base_key, key_summary(base_inputs)));
                     }
                 } else if (entry) {
                     log << tag << "no GPU of this architecture to retune on; cache hit "
                         << key.substr(0, 12) << " (" << where << ") kept\n";
                 }
             }
-            declared.archs.push_back({arch_name(arch), key,
+            if (!entry && key != base_key) {
+                // Nothing tuned with this model, and no tuning here: the entry tuned without the
+                // LLM is verified too, and better than the original kernel.
+                if (auto found = caches.fetch(base_key)) {
+                    entry = std::move(found->entry);
+                    where = std::move(found->where);
+                    log << tag << "no entry tuned with the LLM model '" << llm.model << "' ("
+                        << key.substr(0, 12) << "); cache hit " << base_key.substr(0, 12) << " ("
+                        << where << ", tuned without it): " << entry_summary(entry->manifest)
+                        << "\n";
+                }
+            }
+            declared.archs.push_back({arch_name(arch), entry ? entry->key : key,
                                       !entry       ? "original"
                                       : tuned_here ? "tuned"
                                                    : "hit",

@@ -6,7 +6,9 @@
 
 #include "driver/compile/nvcc_compiler.h"
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/llm/prompt.h"
 #include "driver/tune/compiler_choice.h"
+#include "driver/tune/transform_tuning.h"
 #include "driver/tune/version.h"
 
 namespace optiml::tune {
@@ -42,8 +44,15 @@ KernelSources scan_sources(const spec::Spec& spec) {
     return sources;
 }
 
-cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch) {
+cache::LlmKeyInputs llm_key_inputs(const llm::LlmConfig& config, const std::string& strategy) {
+    if (!config.enabled() || !transformations_enabled({0, 0, strategy})) return {};
+    return {true, config.model, llm::tuning_prompt_fingerprints()};
+}
+
+cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch,
+                            cache::LlmKeyInputs llm) {
     cache::KeyInputs inputs;
+    inputs.llm = std::move(llm);
     inputs.optiml_version = kVersion;
     inputs.normalized_spec = spec.normalized.dump();
     for (const auto& file : sources.files)
@@ -83,7 +92,23 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
     for (const auto& data : inputs.data_files)
         summary["data_files"].push_back({{"path", data.relative_path}, {"sha256", data.sha256}});
     if (!inputs.build_options.empty()) summary["build_options"] = inputs.build_options;
+    if (inputs.llm.takes_part)
+        summary["llm"] = {{"model", inputs.llm.model}, {"prompts", inputs.llm.prompts}};
     return summary;
+}
+
+cache::Entry llm_entry_for_base_key(const cache::Entry& entry, const std::string& base_key,
+                                    const nlohmann::json& base_summary) {
+    cache::Entry out = entry;
+    out.key = base_key;
+    out.directory.clear();
+    out.manifest.erase("signature");  // it signed the other key
+    out.manifest["tuned_with_llm"] = {
+        {"key", entry.key},
+        {"llm", entry.manifest.value("key_inputs", nlohmann::json::object())
+                    .value("llm", nlohmann::json())}};
+    out.manifest["key_inputs"] = base_summary;
+    return out;
 }
 
 std::string arch_name(int arch) {

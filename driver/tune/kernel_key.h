@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cache/key.h"
+#include "cache/store.h"
 #include "driver/compile/include_scanner.h"
+#include "driver/llm/llm_config.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::tune {
@@ -27,7 +29,22 @@ struct KernelSources {
 
 KernelSources scan_sources(const spec::Spec& spec);
 
-cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch);
+// What of the LLM configuration changes a tuning's result: the model and the tuning's prompt
+// templates, when an LLM takes part (an endpoint or replay is configured and the search `strategy`
+// runs the transformation tree, where the LLM proposes and judges); else nothing. Not the base
+// URL (a replay has none, and the exchange cache treats the same model behind another address as
+// the same), the API key, timeouts, retries or the token budget. docs/caching.md says why.
+cache::LlmKeyInputs llm_key_inputs(const llm::LlmConfig& config, const std::string& strategy);
+
+// `llm` from llm_key_inputs(); the default: no LLM takes part.
+cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch,
+                            cache::LlmKeyInputs llm = {});
+
+// The same result stored under the key of the same inputs without the LLM (`base_key`,
+// `base_summary` its key_summary): builds without an endpoint are then served the verified winner
+// the LLM helped find. The manifest records the key it was tuned under ("tuned_with_llm").
+cache::Entry llm_entry_for_base_key(const cache::Entry& entry, const std::string& base_key,
+                                    const nlohmann::json& base_summary);
 
 // What went into a key, for the manifest: versions, options, arch, each source's SHA-256.
 nlohmann::json key_summary(const cache::KeyInputs& inputs);

@@ -2,8 +2,9 @@
 
 #include <fstream>
 
-#include "driver/compile/nvrtc_compiler.h"
+#include "driver/compile/compile_request.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/candidate_evaluator.h"
 
 namespace optiml::tune {
 
@@ -35,12 +36,11 @@ std::string synth_problem(const std::filesystem::path& dir, const std::string& n
             message.replace(at, files.spec.string().size(), files.spec.filename().string());
         return "the spec is invalid: " + message;
     }
-    compile::CompileRequest request;
-    request.source_text = kernel;
-    request.source_name = files.kernel.filename().string();
-    request.name_expression = loaded.kernel;
-    request.arch = arch;
-    const compile::CompileResult result = compile::compile_with_nvrtc(request);
+    // As the tuning compiles it: at the spec's default parameters, with its options.
+    compile::CompileRequest request = make_compile_request(
+        loaded, loaded.default_config(), arch, compile::Output::Cubin, compile::Backend::Nvrtc);
+    request.source_name = files.kernel.filename().string();  // the model sees no local path
+    const compile::CompileResult result = compile::compile(request);
     if (!result.ok) return "NVRTC could not compile the kernel:\n" + result.log;
     return {};
 }

@@ -20,7 +20,8 @@ struct SynthFiles {
 SynthFiles write_synth_files(const std::filesystem::path& dir, const std::string& name,
                              const std::string& kernel, nlohmann::json spec);
 
-// "" when the kernel compiles for `arch` and the spec loads; else the problem, for the model.
+// "" when the spec loads and the kernel compiles for `arch` at the spec's default parameters (as
+// the tuning compiles it); else the problem, for the model.
 std::string synth_problem(const std::filesystem::path& dir, const std::string& name,
                           const std::string& kernel, const nlohmann::json& spec, int arch);
 

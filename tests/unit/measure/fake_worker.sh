@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A stand-in for optiml-worker that speaks the protocol without a GPU, for testing the
 # driver's handling of workers that answer, crash, or hang. The candidate's "symbol" picks:
-#   ok -> a measurement; crash -> exit mid-request; hang -> never answer; sticky -> fatal reply.
+#   ok -> a measurement; crash -> exit mid-request; hang -> never answer; sticky -> fatal reply;
+#   mismatch -> a verify that fails with status "mismatch".
 # Each started worker appends a line to $FAKE_WORKER_LOG so tests can count restarts, and every
 # request to $FAKE_REQUEST_LOG. A probe lists $FAKE_DEVICES identical GPUs (default 1).
 # Several workers (VerifierPool): each remembers the device it was set up on. A passing "verify"
@@ -42,6 +43,8 @@ while IFS= read -r line; do
     *'"symbol":"crash"'*) exit 9 ;;
     *'"symbol":"hang"'*) sleep 30 ;;
     *'"symbol":"sticky"'*) echo '{"ok":false,"status":"launch_error","message":"CUDA_ERROR_ILLEGAL_ADDRESS","fatal":true}'; exit 3 ;;
+    *'"symbol":"mismatch"'*'"op":"verify"'* | *'"op":"verify"'*'"symbol":"mismatch"'*)
+      echo '{"ok":false,"status":"mismatch","message":"out: 4096 of 4096 elements differ (scripted)","verify_ms":1.0}' ;;
     *'"op":"verify"'*)
       barrier
       image=$(grep -o '"image":"[^"]*"' <<<"$line" | cut -d'"' -f4)

@@ -1,0 +1,4 @@
+// SAXPY: y[i] = a * x[i] + y[i].
+void saxpy_reference(int n, float a, const float* x, float* y) {
+    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+}
