@@ -17,7 +17,6 @@ work=$(mktemp -d)
 server_pid=
 stop_server() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true; server_pid=; }
 trap 'stop_server; rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
 
 # The answers: a kernel and its spec, correct or wrong.
 python3 - "$work" <<'PY'
