@@ -15,6 +15,7 @@
 #include <string>
 
 #include "driver/profile/activity/activity_file.h"
+#include "driver/profile/activity/launch_capture.h"
 
 namespace optiml::profile::activity {
 namespace {
@@ -175,6 +176,9 @@ void start_tracing() {
 // again); tracing is set up only the first time.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
     static std::atomic<bool> started{false};
-    if (!started.exchange(true)) optiml::profile::activity::start_tracing();
+    if (!started.exchange(true)) {
+        optiml::profile::activity::start_tracing();
+        optiml::profile::activity::start_capture();  // only under `optiml capture`
+    }
     return 1;  // loaded
 }

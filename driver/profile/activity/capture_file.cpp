@@ -1,0 +1,97 @@
+#include "driver/profile/activity/capture_file.h"
+
+#include "driver/profile/activity/activity_file.h"
+
+namespace optiml::profile::activity {
+
+namespace {
+
+void append_nullable_string(std::string& out, const std::string& text) {
+    if (text.empty()) {
+        out += "null";
+    } else {
+        append_json_string(out, text);
+    }
+}
+
+void append_parameter(std::string& out, const CapturedParameter& parameter) {
+    out += "{\"offset\":" + std::to_string(parameter.offset);
+    out += ",\"size\":" + std::to_string(parameter.size) + ",\"bytes\":";
+    append_json_string(out, to_hex(parameter.bytes));
+    out += ",\"allocation\":";
+    if (parameter.allocation) {
+        out += "{\"offset\":" + std::to_string(parameter.allocation->offset) +
+               ",\"size\":" + std::to_string(parameter.allocation->size) + '}';
+    } else {
+        out += "null";
+    }
+    out += ",\"snapshot\":";
+    append_nullable_string(out, parameter.snapshot);
+    out += '}';
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+}  // namespace
+
+std::string to_json_text(const CaptureFile& file) {
+    std::string out = "{\"format\":";
+    append_json_string(out, kCaptureFormatName);
+    out += ",\"version\":" + std::to_string(kCaptureFormatVersion);
+    out += ",\"pid\":" + std::to_string(file.pid) + ",\"error\":";
+    append_nullable_string(out, file.error);
+    out += ",\"launches\":[";
+    for (std::size_t i = 0; i < file.launches.size(); ++i) {
+        const CapturedLaunch& launch = file.launches[i];
+        out += i == 0 ? "\n{\"name\":" : ",\n{\"name\":";
+        append_json_string(out, launch.name);
+        out += ",\"demangled\":";
+        append_json_string(out, launch.demangled_name);
+        out += ",\"grid\":";
+        append_json_dim3(out, launch.grid);
+        out += ",\"block\":";
+        append_json_dim3(out, launch.block);
+        out += ",\"shared_memory_bytes\":" + std::to_string(launch.shared_memory_bytes);
+        out += ",\"error\":";
+        append_nullable_string(out, launch.error);
+        out += ",\"parameters\":[";
+        for (std::size_t p = 0; p < launch.parameters.size(); ++p) {
+            if (p > 0) out += ',';
+            append_parameter(out, launch.parameters[p]);
+        }
+        out += "]}";
+    }
+    return out + "]}\n";
+}
+
+std::string to_hex(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string hex;
+    hex.reserve(bytes.size() * 2);
+    for (const char c : bytes) {
+        const auto byte = static_cast<unsigned char>(c);
+        hex += kDigits[byte >> 4];
+        hex += kDigits[byte & 0xf];
+    }
+    return hex;
+}
+
+std::optional<std::string> from_hex(std::string_view hex) {
+    if (hex.size() % 2 != 0) return std::nullopt;
+    std::string bytes;
+    bytes.reserve(hex.size() / 2);
+    for (std::size_t i = 0; i < hex.size(); i += 2) {
+        const int high = hex_digit(hex[i]);
+        const int low = hex_digit(hex[i + 1]);
+        if (high < 0 || low < 0) return std::nullopt;
+        bytes += static_cast<char>((high << 4) | low);
+    }
+    return bytes;
+}
+
+}  // namespace optiml::profile::activity
