@@ -39,7 +39,7 @@ int hex_digit(char c) {
 
 }  // namespace
 
-std::string to_json_text(const CaptureFile& file) {
+std::string to_capture_json_text(const CaptureFile& file) {
     std::string out = "{\"format\":";
     append_json_string(out, kCaptureFormatName);
     out += ",\"version\":" + std::to_string(kCaptureFormatVersion);

@@ -70,7 +70,7 @@ struct CaptureFile {
     std::vector<CapturedLaunch> launches;
 };
 
-std::string to_json_text(const CaptureFile& file);
+std::string to_capture_json_text(const CaptureFile& file);
 
 // Lowercase hex of `bytes` and back; from_hex returns nullopt for text that is not hex pairs.
 std::string to_hex(std::string_view bytes);

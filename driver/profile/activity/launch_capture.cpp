@@ -266,7 +266,7 @@ void write_capture_at_exit() {
     {
         const std::lock_guard lock(s.mutex);
         s.file.pid = s.pid;
-        text = to_json_text(s.file);
+        text = to_capture_json_text(s.file);
     }
     std::string error;
     if (!write_file_atomically(s.output_path, text, error)) {
