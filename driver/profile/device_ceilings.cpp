@@ -25,8 +25,7 @@ std::optional<Calibration> read_cached(const fs::path& path) {
     const nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
     if (json.is_discarded()) return std::nullopt;  // damaged: measure again and overwrite
     Calibration c = json.get<Calibration>();
-    // A file written before the bandwidth patterns existed holds the copy rate alone: measure
-    // again.
+    // A file written before the bandwidth patterns existed holds the copy rate alone: measure again.
     if (!c.ok || c.dram_bytes_per_s <= 0.0 || c.dram_by_pattern.empty()) return std::nullopt;
     return c;
 }
