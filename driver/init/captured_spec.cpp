@@ -49,9 +49,9 @@ std::optional<std::string> scalar_text(const std::string& bytes, spec::ElementTy
         if (type == spec::ElementType::Float32) {
             float single = 0;
             std::memcpy(&single, bytes.data(), sizeof(single));
-            if (!std::isfinite(single)) why = "the launch passed " + shortest(single);
-            if (!std::isfinite(single)) return std::nullopt;
-            return shortest(single);  // the shortest text that reads back as this float
+            if (std::isfinite(single)) return shortest(single);  // reads back as this float
+            why = "the launch passed " + shortest(single);
+            return std::nullopt;
         }
         std::memcpy(&value, bytes.data(), sizeof(value));
         if (!std::isfinite(value)) {
@@ -172,7 +172,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
     }
     CapturedSpec result;
     ObservedLaunch observed;
-    observed.header.push_back("Captured by `optiml capture` from `" + origin + "`:");
+    observed.header.push_back("Captured from `" + origin + "`:");
     observed.header.push_back(
         "the first launch of " +
         (launch.demangled_name.empty() ? launch.name : launch.demangled_name) + ", grid " +
@@ -202,7 +202,6 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
         if (const std::optional<std::string> value =
                 scalar_text(launch.parameters[i].bytes, *types[i], why)) {
             argument.value = *value;
-            argument.comments.push_back("value: captured.");
             if (!spec::is_floating(*types[i]) && !p.name.empty())
                 scalars.push_back({p.name, std::stoll(*value)});
         } else {

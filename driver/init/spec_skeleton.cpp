@@ -109,8 +109,9 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
     std::string what = parameter.declaration + ": ";
     std::string fields = "{\"name\": " + quoted(name) + ", \"type\": " + type_json;
     if (!parameter.is_pointer) {
-        what += "a scalar; give the value it has while tuning.";
         const bool known = observed != nullptr && !observed->value.empty();
+        what += known ? "a scalar, at the value the program passed."
+                      : "a scalar; give the value it has while tuning.";
         entry.json = fields + ", \"value\": " +
                      (known ? observed->value : todo("value of " + name + " while tuning")) + "}";
     } else {
@@ -307,8 +308,9 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
         integer_scalars.empty() ? "" : " such as \"" + integer_scalars.front() + "\"";
 
     std::string out;
-    out += "// Spec skeleton written by `optiml init` from " + source_path + ", kernel " + kernel +
-           ".\n";
+    out += std::string(observed != nullptr ? "// Spec written by `optiml capture`"
+                                           : "// Spec skeleton written by `optiml init`") +
+           " from " + source_path + ", kernel " + kernel + ".\n";
     out +=
         "// Every \"TODO: ...\" is a decision still to make: the spec is rejected until each "
         "is replaced.\n";
