@@ -181,6 +181,9 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
     if (!captured)
         result.notes.push_back("its arguments were not captured (" + launch.error +
                                "); they keep their markers");
+    if (!launch.snapshot_error.empty() && !data_folder.empty())
+        result.notes.push_back("no snapshot of its data (" + launch.snapshot_error +
+                               "): those inputs are filled at random");
 
     // Scalars first: counts and the grid are named by them.
     std::vector<Scalar> scalars;

@@ -87,10 +87,11 @@ long pid_field(const json& document, std::string_view source) {
 }
 
 // null or a string; "" for null.
-std::string error_field(const json& object, std::string_view source, const std::string& where) {
-    const json& error = member(object, "error", source, where);
+std::string error_field(const json& object, std::string_view source, const std::string& where,
+                        const char* key = "error") {
+    const json& error = member(object, key, source, where);
     if (!error.is_null() && !error.is_string()) {
-        fail(source, where + "error", "expected null or a string");
+        fail(source, where + key, "expected null or a string");
     }
     return error.is_string() ? error.get<std::string>() : std::string();
 }
@@ -195,6 +196,7 @@ activity::CaptureFile capture_from_json(const json& document, std::string_view s
         launch.block = dim3_field(item, "block", source, where);
         launch.shared_memory_bytes = unsigned_field(item, "shared_memory_bytes", source, where);
         launch.error = error_field(item, source, where);
+        launch.snapshot_error = error_field(item, source, where, "snapshot_error");
         const json& parameters = array_field(item, "parameters", source, where);
         for (std::size_t p = 0; p < parameters.size(); ++p) {
             launch.parameters.push_back(parameter_from_json(

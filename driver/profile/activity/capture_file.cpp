@@ -59,6 +59,8 @@ std::string to_capture_json_text(const CaptureFile& file) {
         out += ",\"shared_memory_bytes\":" + std::to_string(launch.shared_memory_bytes);
         out += ",\"error\":";
         append_nullable_string(out, launch.error);
+        out += ",\"snapshot_error\":";
+        append_nullable_string(out, launch.snapshot_error);
         out += ",\"parameters\":[";
         for (std::size_t p = 0; p < launch.parameters.size(); ++p) {
             if (p > 0) out += ',';

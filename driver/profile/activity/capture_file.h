@@ -10,6 +10,7 @@
 //    "launches": [{"name": "_Z5saxpyifPKfPf", "demangled": "saxpy(int, float, ...)",
 //                  "grid": [x, y, z], "block": [x, y, z], "shared_memory_bytes": 0,
 //                  "error": null or why the parameters are unknown,
+//                  "snapshot_error": null or why snapshots are missing,
 //                  "parameters": [{"offset": 0, "size": 4, "bytes": "00100000",
 //                                  "allocation": null or {"offset": 0, "size": 4096},
 //                                  "snapshot": null or "/abs/snapshot-4242-0-2.bin"}, ...]},
@@ -60,7 +61,8 @@ struct CapturedLaunch {
     std::array<std::uint32_t, 3> grid{1, 1, 1};
     std::array<std::uint32_t, 3> block{1, 1, 1};
     std::uint64_t shared_memory_bytes = 0;
-    std::string error;  // why `parameters` is empty or incomplete; "" when complete
+    std::string error;           // why `parameters` is empty or incomplete; "" when complete
+    std::string snapshot_error;  // why snapshots were not taken; "" when none failed
     std::vector<CapturedParameter> parameters;
 };
 

@@ -26,6 +26,7 @@ struct Driver {
     decltype(&::cuGetErrorString) get_error_string = nullptr;
     decltype(&::cuFuncGetName) func_get_name = nullptr;
     decltype(&::cuFuncGetParamInfo) func_get_param_info = nullptr;
+    decltype(&::cuKernelGetParamInfo) kernel_get_param_info = nullptr;
     decltype(&::cuMemGetAddressRange) mem_get_address_range = nullptr;
     decltype(&::cuMemcpyDtoH) memcpy_dtoh = nullptr;
     decltype(&::cuCtxSynchronize) ctx_synchronize = nullptr;
@@ -49,6 +50,7 @@ std::string load_driver() {
     look_up(library, "cuGetErrorString", driver.get_error_string, missing);
     look_up(library, "cuFuncGetName", driver.func_get_name, missing);
     look_up(library, "cuFuncGetParamInfo", driver.func_get_param_info, missing);
+    look_up(library, "cuKernelGetParamInfo", driver.kernel_get_param_info, missing);
     look_up(library, "cuMemGetAddressRange_v2", driver.mem_get_address_range, missing);
     look_up(library, "cuMemcpyDtoH_v2", driver.memcpy_dtoh, missing);
     look_up(library, "cuCtxSynchronize", driver.ctx_synchronize, missing);
@@ -182,10 +184,20 @@ void capture(const LaunchCall& call, const char* symbol_name) {
     launch.shared_memory_bytes = call.shared_memory_bytes;
     const char* packed = call.kernel_params == nullptr ? extra_buffer(call.extra) : nullptr;
     bool synchronized = false;
+    // The runtime may launch a CUkernel (a context-independent handle) through cuLaunchKernel:
+    // its layout is asked of cuKernelGetParamInfo.
+    std::size_t probe_offset = 0;
+    const bool is_kernel_handle =
+        driver.func_get_param_info(call.function, 0, &probe_offset, nullptr) != CUDA_SUCCESS &&
+        driver.kernel_get_param_info(reinterpret_cast<CUkernel>(call.function), 0, &probe_offset,
+                                     nullptr) == CUDA_SUCCESS;
     for (std::size_t i = 0; i < kMaxParameters; ++i) {
         std::size_t offset = 0;
         std::size_t size = 0;
-        const CUresult info = driver.func_get_param_info(call.function, i, &offset, &size);
+        const CUresult info =
+            is_kernel_handle ? driver.kernel_get_param_info(
+                                   reinterpret_cast<CUkernel>(call.function), i, &offset, &size)
+                             : driver.func_get_param_info(call.function, i, &offset, &size);
         if (info == CUDA_ERROR_INVALID_VALUE && i > 0) break;  // past the last parameter
         if (info != CUDA_SUCCESS) {
             // No parameters at all also answers INVALID_VALUE for index 0.
@@ -218,12 +230,13 @@ void capture(const LaunchCall& call, const char* symbol_name) {
                     // The data the kernel will read: everything queued before it has finished.
                     if (!synchronized) {
                         if (const CUresult done = driver.ctx_synchronize(); done != CUDA_SUCCESS) {
-                            launch.error = driver_error("cuCtxSynchronize", done);
+                            launch.snapshot_error = driver_error("cuCtxSynchronize", done);
                         }
                         synchronized = true;
                     }
-                    if (launch.error.empty()) {
-                        take_snapshot(s, launch_index, i, pointer, parameter, launch.error);
+                    if (launch.snapshot_error.empty()) {
+                        take_snapshot(s, launch_index, i, pointer, parameter,
+                                      launch.snapshot_error);
                     }
                 }
             }

@@ -103,8 +103,7 @@ TEST_F(CapturedSpecTest, ScalarsCountsAndAGridThatFollowsTheBlockSize) {
     EXPECT_EQ(s.parameters[0].default_value, 256);
     EXPECT_TRUE(result_.snapshots.empty());
     EXPECT_TRUE(result_.notes.empty());
-    EXPECT_NE(result_.text.find("// Captured from `./app 1`:"),
-              std::string::npos);
+    EXPECT_NE(result_.text.find("// Captured from `./app 1`:"), std::string::npos);
 }
 
 TEST_F(CapturedSpecTest, AGridNoScalarGivesKeepsTheThreadsLaunchedAndCountsAreNumbers) {
@@ -216,6 +215,18 @@ TEST_F(CapturedSpecTest, WhatTheLaunchCannotAnswerKeepsItsMarker) {
     EXPECT_NE(unknown.text.find("\"value\": \"TODO: value of n while tuning\""), std::string::npos);
     ASSERT_EQ(unknown.notes.size(), 1u);
     EXPECT_NE(unknown.notes[0].find("cuFuncGetParamInfo failed"), std::string::npos);
+}
+
+TEST_F(CapturedSpecTest, AFailedSnapshotLeavesTheArgumentsAndSaysWhy) {
+    CapturedLaunch launch = axpy_launch(1000, 2.0f, {4, 1, 1}, {256, 1, 1});
+    launch.snapshot_error = "cuCtxSynchronize failed: an illegal memory access (700)";
+    const spec::Spec s = load(kAxpy, "axpy", launch, "axpy.data");
+    EXPECT_EQ(s.arguments[2].count.text(), "n");
+    EXPECT_EQ(s.arguments[2].fill.kind, spec::Fill::Kind::Uniform);
+    EXPECT_EQ(result_.notes,
+              std::vector<std::string>{"no snapshot of its data (cuCtxSynchronize failed: an "
+                                       "illegal memory access (700)): those inputs are filled at "
+                                       "random"});
 }
 
 TEST_F(CapturedSpecTest, ALaunchOfAnotherKernelOrAKernelNotInTheSourceIsAnError) {

@@ -37,6 +37,7 @@ activity::CaptureFile constructed() {
     activity::CapturedLaunch unreadable;
     unreadable.name = "scale";
     unreadable.error = "cuFuncGetParamInfo failed: \"invalid\"";
+    unreadable.snapshot_error = "cuCtxSynchronize failed: an illegal memory access (700)";
     file.launches.push_back(unreadable);
     return file;
 }
@@ -73,6 +74,8 @@ TEST(CaptureFile, WhatTheLibraryWritesTheDriverReadsBackExactly) {
     EXPECT_EQ(launch.parameters[1].allocation->bytes_from_pointer(), 4194304u);
     EXPECT_EQ(launch.parameters[1].snapshot, "/tmp/snapshot-77-0-1.bin");
     EXPECT_EQ(read.launches[1].error, written.launches[1].error);
+    EXPECT_EQ(launch.snapshot_error, "");
+    EXPECT_EQ(read.launches[1].snapshot_error, written.launches[1].snapshot_error);
     EXPECT_TRUE(read.launches[1].parameters.empty());
 }
 
@@ -125,6 +128,11 @@ TEST(CaptureFile, EachMalformedFieldIsNamed) {
     document = valid;
     document["launches"][0]["parameters"][1] = 3;
     EXPECT_EQ(error_of(document), "capture.json: launches[0].parameters[1]: expected an object");
+
+    document = valid;
+    document["launches"][0]["snapshot_error"] = false;
+    EXPECT_EQ(error_of(document),
+              "capture.json: launches[0].snapshot_error: expected null or a string");
 
     document = valid;
     document["version"] = 2;
