@@ -103,9 +103,19 @@ const json& array_field(const json& object, const char* key, std::string_view so
     return value;
 }
 
+// Calls read(item, "<key>[i].") for each element of the array `items` (at `key`), each an object.
+template <typename Read>
+void for_each_object(const json& items, std::string_view source, const std::string& key,
+                     Read&& read) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string where = key + "[" + std::to_string(i) + "]";
+        if (!items[i].is_object()) fail(source, where, "expected an object");
+        read(items[i], where + ".");
+    }
+}
+
 activity::CapturedParameter parameter_from_json(const json& item, std::string_view source,
                                                 const std::string& where) {
-    if (!item.is_object()) fail(source, where.substr(0, where.size() - 1), "expected an object");
     activity::CapturedParameter parameter;
     parameter.offset = unsigned_field(item, "offset", source, where);
     parameter.size = unsigned_field(item, "size", source, where);
@@ -156,11 +166,7 @@ activity::ActivityFile activity_from_json(const json& document, std::string_view
     file.dropped_records = unsigned_field(document, "dropped_records", source, "");
     const json& launches = array_field(document, "launches", source, "");
     file.launches.reserve(launches.size());
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        const std::string where = "launches[" + std::to_string(i) + "].";
-        const json& item = launches[i];
-        if (!item.is_object())
-            fail(source, where.substr(0, where.size() - 1), "expected an object");
+    for_each_object(launches, source, "launches", [&](const json& item, const std::string& where) {
         activity::LaunchRecord launch;
         launch.name = string_field(item, "name", source, where);
         launch.demangled_name = string_field(item, "demangled", source, where);
@@ -174,7 +180,7 @@ activity::ActivityFile activity_from_json(const json& document, std::string_view
         }
         launch.device = static_cast<std::uint32_t>(device);
         file.launches.push_back(std::move(launch));
-    }
+    });
     return file;
 }
 
@@ -184,11 +190,7 @@ activity::CaptureFile capture_from_json(const json& document, std::string_view s
     file.pid = pid_field(document, source);
     file.error = error_field(document, source, "");
     const json& launches = array_field(document, "launches", source, "");
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        const std::string where = "launches[" + std::to_string(i) + "].";
-        const json& item = launches[i];
-        if (!item.is_object())
-            fail(source, where.substr(0, where.size() - 1), "expected an object");
+    for_each_object(launches, source, "launches", [&](const json& item, const std::string& where) {
         activity::CapturedLaunch launch;
         launch.name = string_field(item, "name", source, where);
         launch.demangled_name = string_field(item, "demangled", source, where);
@@ -197,13 +199,12 @@ activity::CaptureFile capture_from_json(const json& document, std::string_view s
         launch.shared_memory_bytes = unsigned_field(item, "shared_memory_bytes", source, where);
         launch.error = error_field(item, source, where);
         launch.snapshot_error = error_field(item, source, where, "snapshot_error");
-        const json& parameters = array_field(item, "parameters", source, where);
-        for (std::size_t p = 0; p < parameters.size(); ++p) {
-            launch.parameters.push_back(parameter_from_json(
-                parameters[p], source, where + "parameters[" + std::to_string(p) + "]."));
-        }
+        for_each_object(array_field(item, "parameters", source, where), source,
+                        where + "parameters", [&](const json& p, const std::string& inner) {
+                            launch.parameters.push_back(parameter_from_json(p, source, inner));
+                        });
         file.launches.push_back(std::move(launch));
-    }
+    });
     return file;
 }
 

@@ -45,16 +45,22 @@ void append_json_dim3(std::string& out, const std::array<std::uint32_t, 3>& dim)
            std::to_string(dim[2]) + ']';
 }
 
-std::string to_json_text(const ActivityFile& file) {
-    std::string out = "{\"format\":";
-    append_json_string(out, kFormatName);
-    out += ",\"version\":" + std::to_string(kFormatVersion);
-    out += ",\"pid\":" + std::to_string(file.pid) + ",\"error\":";
-    if (file.error.empty()) {
+void append_json_header(std::string& out, std::string_view format, int version, long pid,
+                        const std::string& error) {
+    out += "{\"format\":";
+    append_json_string(out, format);
+    out += ",\"version\":" + std::to_string(version);
+    out += ",\"pid\":" + std::to_string(pid) + ",\"error\":";
+    if (error.empty()) {
         out += "null";
     } else {
-        append_json_string(out, file.error);
+        append_json_string(out, error);
     }
+}
+
+std::string to_json_text(const ActivityFile& file) {
+    std::string out;
+    append_json_header(out, kFormatName, kFormatVersion, file.pid, file.error);
     out += ",\"dropped_records\":" + std::to_string(file.dropped_records);
     out += ",\"launches\":[";
     for (std::size_t i = 0; i < file.launches.size(); ++i) {

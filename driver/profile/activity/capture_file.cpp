@@ -40,11 +40,8 @@ int hex_digit(char c) {
 }  // namespace
 
 std::string to_capture_json_text(const CaptureFile& file) {
-    std::string out = "{\"format\":";
-    append_json_string(out, kCaptureFormatName);
-    out += ",\"version\":" + std::to_string(kCaptureFormatVersion);
-    out += ",\"pid\":" + std::to_string(file.pid) + ",\"error\":";
-    append_nullable_string(out, file.error);
+    std::string out;
+    append_json_header(out, kCaptureFormatName, kCaptureFormatVersion, file.pid, file.error);
     out += ",\"launches\":[";
     for (std::size_t i = 0; i < file.launches.size(); ++i) {
         const CapturedLaunch& launch = file.launches[i];

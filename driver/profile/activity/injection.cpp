@@ -15,6 +15,7 @@
 #include <string>
 
 #include "driver/profile/activity/activity_file.h"
+#include "driver/profile/activity/cupti_text.h"
 #include "driver/profile/activity/launch_capture.h"
 
 namespace optiml::profile::activity {
@@ -37,15 +38,6 @@ struct Recorder {
 Recorder& recorder() {
     static Recorder* const instance = new Recorder;
     return *instance;
-}
-
-std::string describe(const char* call, CUptiResult result) {
-    const char* text = nullptr;
-    if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) {
-        text = "unknown CUPTI error";
-    }
-    return std::string(call) + " failed: " + text + " (" +
-           std::to_string(static_cast<int>(result)) + ")";
 }
 
 void add_error(Recorder& state, const std::string& error) {

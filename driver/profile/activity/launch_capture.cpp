@@ -14,6 +14,7 @@
 
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/activity/capture_file.h"
+#include "driver/profile/activity/cupti_text.h"
 
 namespace optiml::profile::activity {
 namespace {
@@ -285,15 +286,6 @@ void write_capture_at_exit() {
     if (!write_file_atomically(s.output_path, text, error)) {
         std::fprintf(stderr, "optiml-activity: captured launches lost: %s\n", error.c_str());
     }
-}
-
-std::string describe(const char* call, CUptiResult result) {
-    const char* text = nullptr;
-    if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) {
-        text = "unknown CUPTI error";
-    }
-    return std::string(call) + " failed: " + text + " (" +
-           std::to_string(static_cast<int>(result)) + ")";
 }
 
 }  // namespace
