@@ -1,6 +1,7 @@
 #include "driver/profile/activity/launch_capture.h"
 
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <dlfcn.h>
 #include <unistd.h>
@@ -11,6 +12,9 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/activity/capture_file.h"
@@ -160,10 +164,118 @@ void take_snapshot(CaptureState& s, std::size_t launch_index, std::size_t parame
     }
 }
 
+// Where each parameter lies in the kernel's parameter buffer, or why that is unknown.
+struct Layout {
+    std::vector<std::pair<std::size_t, std::size_t>> parameters;  // offset, size
+    std::string error;
+};
+
+// From the driver: a CUfunction's layout, or a CUkernel's (the runtime launches context-less
+// kernel handles through cuLaunchKernel too).
+Layout driver_layout(CUfunction function) {
+    Layout layout;
+    std::size_t probe = 0;
+    const bool is_kernel_handle =
+        driver.func_get_param_info(function, 0, &probe, nullptr) != CUDA_SUCCESS &&
+        driver.kernel_get_param_info(reinterpret_cast<CUkernel>(function), 0, &probe, nullptr) ==
+            CUDA_SUCCESS;
+    for (std::size_t i = 0; i < kMaxParameters; ++i) {
+        std::size_t offset = 0;
+        std::size_t size = 0;
+        const CUresult info = is_kernel_handle
+                                  ? driver.kernel_get_param_info(
+                                        reinterpret_cast<CUkernel>(function), i, &offset, &size)
+                                  : driver.func_get_param_info(function, i, &offset, &size);
+        if (info == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter (or none at all)
+        if (info != CUDA_SUCCESS) {
+            layout.error = driver_error("cuFuncGetParamInfo", info);
+            break;
+        }
+        layout.parameters.emplace_back(offset, size);
+    }
+    return layout;
+}
+
+std::size_t scalar_size(std::string_view type) {
+    static const std::pair<std::string_view, std::size_t> kSizes[] = {{"bool", 1},
+                                                                      {"char", 1},
+                                                                      {"signed char", 1},
+                                                                      {"unsigned char", 1},
+                                                                      {"short", 2},
+                                                                      {"unsigned short", 2},
+                                                                      {"int", 4},
+                                                                      {"unsigned int", 4},
+                                                                      {"float", 4},
+                                                                      {"long", 8},
+                                                                      {"unsigned long", 8},
+                                                                      {"long long", 8},
+                                                                      {"unsigned long long", 8},
+                                                                      {"double", 8}};
+    for (const auto& [name, size] : kSizes)
+        if (name == type) return size;
+    return 0;
+}
+
+// From the kernel's C++ signature (its demangled name), for a launch through cudaLaunchKernel,
+// which names the kernel by its host stub: pointers and the built-in scalar types, each aligned
+// to its size as the parameter buffer lays them out.
+Layout signature_layout(const std::string& demangled) {
+    Layout layout;
+    const std::size_t close = demangled.rfind(')');
+    std::size_t open = std::string::npos;
+    for (std::size_t i = close, depth = 0; close != std::string::npos && i-- > 0;) {
+        if (demangled[i] == ')') ++depth;
+        if (demangled[i] == '(' && depth-- == 0) {
+            open = i;
+            break;
+        }
+    }
+    if (open == std::string::npos) {
+        layout.error =
+            "the kernel was launched through cudaLaunchKernel and its parameter types "
+            "are unknown (an extern \"C\" kernel has no C++ signature)";
+        return layout;
+    }
+    std::vector<std::string> types;
+    std::string current;
+    int depth = 0;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const char c = demangled[i];
+        depth += (c == '<' || c == '(' || c == '[') - (c == '>' || c == ')' || c == ']');
+        if (c == ',' && depth == 0) {
+            types.push_back(current);
+            current.clear();
+        } else if (!(c == ' ' && current.empty())) {
+            current += c;
+        }
+    }
+    if (!current.empty() && current != "void") types.push_back(current);
+    std::size_t offset = 0;
+    for (std::string type : types) {
+        while (!type.empty() && type.back() == ' ') type.pop_back();
+        if (type.starts_with("const ")) type.erase(0, 6);
+        if (type.ends_with(" const")) type.erase(type.size() - 6);
+        const std::size_t size = !type.empty() && type.back() == '*' ? 8 : scalar_size(type);
+        if (size == 0) {
+            layout.error =
+                "the kernel was launched through cudaLaunchKernel and the size of its "
+                "parameter type '" +
+                type + "' is unknown";
+            layout.parameters.clear();
+            return layout;
+        }
+        offset = (offset + size - 1) / size * size;
+        layout.parameters.emplace_back(offset, size);
+        offset += size;
+    }
+    return layout;
+}
+
 void capture(const LaunchCall& call, const char* symbol_name) {
     CaptureState& s = state();
     const char* name = symbol_name;
-    if (name == nullptr && driver.func_get_name(&name, call.function) != CUDA_SUCCESS)
+    if (name == nullptr && call.function != nullptr &&
+        driver.func_get_name(&name, call.function) != CUDA_SUCCESS)
         name = nullptr;
     if (name == nullptr) name = "<unnamed kernel>";
     // A launch into a stream being captured into a graph does not run now: not a real launch.
@@ -183,30 +295,13 @@ void capture(const LaunchCall& call, const char* symbol_name) {
     launch.grid = call.grid;
     launch.block = call.block;
     launch.shared_memory_bytes = call.shared_memory_bytes;
+    const Layout layout = call.function != nullptr ? driver_layout(call.function)
+                                                   : signature_layout(launch.demangled_name);
+    launch.error = layout.error;
     const char* packed = call.kernel_params == nullptr ? extra_buffer(call.extra) : nullptr;
     bool synchronized = false;
-    // The runtime may launch a CUkernel (a context-independent handle) through cuLaunchKernel:
-    // its layout is asked of cuKernelGetParamInfo.
-    std::size_t probe_offset = 0;
-    const bool is_kernel_handle =
-        driver.func_get_param_info(call.function, 0, &probe_offset, nullptr) != CUDA_SUCCESS &&
-        driver.kernel_get_param_info(reinterpret_cast<CUkernel>(call.function), 0, &probe_offset,
-                                     nullptr) == CUDA_SUCCESS;
-    for (std::size_t i = 0; i < kMaxParameters; ++i) {
-        std::size_t offset = 0;
-        std::size_t size = 0;
-        const CUresult info =
-            is_kernel_handle ? driver.kernel_get_param_info(
-                                   reinterpret_cast<CUkernel>(call.function), i, &offset, &size)
-                             : driver.func_get_param_info(call.function, i, &offset, &size);
-        if (info == CUDA_ERROR_INVALID_VALUE && i > 0) break;  // past the last parameter
-        if (info != CUDA_SUCCESS) {
-            // No parameters at all also answers INVALID_VALUE for index 0.
-            if (info != CUDA_ERROR_INVALID_VALUE) {
-                launch.error = driver_error("cuFuncGetParamInfo", info);
-            }
-            break;
-        }
+    for (std::size_t i = 0; i < layout.parameters.size(); ++i) {
+        const auto [offset, size] = layout.parameters[i];
         const char* value = call.kernel_params != nullptr
                                 ? static_cast<const char*>(call.kernel_params[i])
                             : packed != nullptr ? packed + offset
@@ -248,11 +343,88 @@ void capture(const LaunchCall& call, const char* symbol_name) {
     s.file.launches.push_back(std::move(launch));
 }
 
-void CUPTIAPI on_driver_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                             const void* data) {
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+// The runtime's launch entry points, as CUPTI passes their arguments. __cudaLaunchKernel (what
+// nvcc 13 compiles `<<<>>>` into) has no parameter struct in CUPTI's headers; its declaration
+// (crt/device_functions.h) gives this layout.
+struct RuntimeKernelLaunchParams {
+    cudaKernel_t kernel;
+    dim3 gridDim;
+    dim3 blockDim;
+    void** args;
+    std::size_t sharedMem;
+    cudaStream_t stream;
+};
+
+LaunchCall runtime_call(CUpti_CallbackId id, const void* raw) {
+    LaunchCall call;
+    const auto set = [&call](const dim3& grid, const dim3& block, std::size_t shared,
+                             cudaStream_t stream, void** args) {
+        call.grid = {grid.x, grid.y, grid.z};
+        call.block = {block.x, block.y, block.z};
+        call.shared_memory_bytes = shared;
+        call.stream = reinterpret_cast<CUstream>(stream);
+        call.kernel_params = args;
+    };
+    switch (id) {
+        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: {
+            const auto* p = static_cast<const RuntimeKernelLaunchParams*>(raw);
+            set(p->gridDim, p->blockDim, p->sharedMem, p->stream, p->args);
+            call.function = reinterpret_cast<CUfunction>(p->kernel);  // a CUkernel
+            break;
+        }
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+            const auto* p = static_cast<const cudaLaunchKernel_v7000_params*>(raw);
+            set(p->gridDim, p->blockDim, p->sharedMem, p->stream, p->args);
+            break;  // a host stub: no driver handle, the layout comes from the signature
+        }
+        default: {  // cudaLaunchKernelExC and its per-thread-stream form
+            const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(raw);
+            if (p->config != nullptr)
+                set(p->config->gridDim, p->config->blockDim, p->config->dynamicSmemBytes,
+                    p->config->stream, p->args);
+            break;
+        }
+    }
+    return call;
+}
+
+// A runtime launch in progress on this thread. Whether the driver reports the launch the runtime
+// makes for it varies; whichever answers first captures it, the runtime's own callback at its
+// exit only when the driver's did not.
+struct RuntimeLaunch {
+    int depth = 0;  // nested runtime launch calls (one entry point may call another)
+    bool captured = false;
+    LaunchCall call;
+    std::string symbol;
+};
+thread_local RuntimeLaunch runtime_launch;
+
+void on_runtime_call(CUpti_CallbackId id, const CUpti_CallbackData& info) {
+    if (info.callbackSite == CUPTI_API_ENTER) {
+        if (runtime_launch.depth++ == 0) {
+            runtime_launch.captured = false;
+            runtime_launch.call = runtime_call(id, info.functionParams);
+            runtime_launch.symbol = info.symbolName != nullptr ? info.symbolName : "";
+        }
+        return;
+    }
+    if (--runtime_launch.depth == 0 && !runtime_launch.captured) {
+        capture(runtime_launch.call,
+                runtime_launch.symbol.empty() ? nullptr : runtime_launch.symbol.c_str());
+    }
+}
+
+void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                          const void* data) {
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
-    if (info->callbackSite != CUPTI_API_ENTER) return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        on_runtime_call(id, *info);
+        return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || info->callbackSite != CUPTI_API_ENTER) return;
+    runtime_launch.captured = runtime_launch.depth > 0;  // the driver's view answers for it
     switch (id) {
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
             capture(classic_call<cuLaunchKernel_params>(info->functionParams), info->symbolName);
@@ -305,7 +477,7 @@ void start_capture() {
     CUptiResult result = CUPTI_SUCCESS;
     if (!error.empty()) {
         // Nothing is captured; the file says why.
-    } else if ((result = cuptiSubscribe(&subscriber, on_driver_call, nullptr)) != CUPTI_SUCCESS) {
+    } else if ((result = cuptiSubscribe(&subscriber, on_api_call, nullptr)) != CUPTI_SUCCESS) {
         error = describe("cuptiSubscribe", result);
     } else {
         for (const CUpti_CallbackId id :
@@ -313,6 +485,18 @@ void start_capture() {
               CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
               CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz}) {
             result = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+            if (result != CUPTI_SUCCESS && error.empty()) {
+                error = describe("cuptiEnableCallback", result);
+            }
+        }
+        for (const CUpti_CallbackId id :
+             {CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+              CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+              CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060}) {
+            result = cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
             if (result != CUPTI_SUCCESS && error.empty()) {
                 error = describe("cuptiEnableCallback", result);
             }
