@@ -30,6 +30,26 @@ void append_parameter(std::string& out, const CapturedParameter& parameter) {
     out += '}';
 }
 
+std::size_t scalar_size(std::string_view type) {
+    static const std::pair<std::string_view, std::size_t> kSizes[] = {{"bool", 1},
+                                                                      {"char", 1},
+                                                                      {"signed char", 1},
+                                                                      {"unsigned char", 1},
+                                                                      {"short", 2},
+                                                                      {"unsigned short", 2},
+                                                                      {"int", 4},
+                                                                      {"unsigned int", 4},
+                                                                      {"float", 4},
+                                                                      {"long", 8},
+                                                                      {"unsigned long", 8},
+                                                                      {"long long", 8},
+                                                                      {"unsigned long long", 8},
+                                                                      {"double", 8}};
+    for (const auto& [name, size] : kSizes)
+        if (name == type) return size;
+    return 0;
+}
+
 int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -91,6 +111,58 @@ std::optional<std::string> from_hex(std::string_view hex) {
         bytes += static_cast<char>((high << 4) | low);
     }
     return bytes;
+}
+
+ParameterLayout signature_layout(const std::string& demangled) {
+    ParameterLayout layout;
+    const std::size_t close = demangled.rfind(')');
+    std::size_t open = std::string::npos;
+    for (std::size_t i = close, depth = 0; close != std::string::npos && i-- > 0;) {
+        if (demangled[i] == ')') ++depth;
+        if (demangled[i] == '(' && depth-- == 0) {
+            open = i;
+            break;
+        }
+    }
+    if (open == std::string::npos) {
+        layout.error =
+            "the kernel was launched through cudaLaunchKernel and its parameter types "
+            "are unknown (an extern \"C\" kernel has no C++ signature)";
+        return layout;
+    }
+    std::vector<std::string> types;
+    std::string current;
+    int depth = 0;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const char c = demangled[i];
+        depth += (c == '<' || c == '(' || c == '[') - (c == '>' || c == ')' || c == ']');
+        if (c == ',' && depth == 0) {
+            types.push_back(current);
+            current.clear();
+        } else if (!(c == ' ' && current.empty())) {
+            current += c;
+        }
+    }
+    if (!current.empty() && current != "void") types.push_back(current);
+    std::size_t offset = 0;
+    for (std::string type : types) {
+        while (!type.empty() && type.back() == ' ') type.pop_back();
+        if (type.starts_with("const ")) type.erase(0, 6);
+        if (type.ends_with(" const")) type.erase(type.size() - 6);
+        const std::size_t size = !type.empty() && type.back() == '*' ? 8 : scalar_size(type);
+        if (size == 0) {
+            layout.error =
+                "the kernel was launched through cudaLaunchKernel and the size of its "
+                "parameter type '" +
+                type + "' is unknown";
+            layout.parameters.clear();
+            return layout;
+        }
+        offset = (offset + size - 1) / size * size;
+        layout.parameters.emplace_back(offset, size);
+        offset += size;
+    }
+    return layout;
 }
 
 }  // namespace optiml::profile::activity

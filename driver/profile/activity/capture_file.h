@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace optiml::profile::activity {
@@ -73,6 +74,18 @@ struct CaptureFile {
 };
 
 std::string to_capture_json_text(const CaptureFile& file);
+
+// Where each parameter lies in a kernel's parameter buffer, or why that is unknown.
+struct ParameterLayout {
+    std::vector<std::pair<std::size_t, std::size_t>> parameters;  // offset, size
+    std::string error;
+};
+
+// The layout from a kernel's C++ signature (its demangled name), for a launch through
+// cudaLaunchKernel, which names the kernel by its host stub alone: pointers and the built-in
+// scalar types, each aligned to its size as the parameter buffer lays them out. `error` says why
+// not for an extern "C" kernel (no signature) or a parameter of another type (a struct).
+ParameterLayout signature_layout(const std::string& demangled);
 
 // Lowercase hex of `bytes` and back; from_hex returns nullopt for text that is not hex pairs.
 std::string to_hex(std::string_view bytes);

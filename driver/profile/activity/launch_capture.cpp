@@ -164,16 +164,10 @@ void take_snapshot(CaptureState& s, std::size_t launch_index, std::size_t parame
     }
 }
 
-// Where each parameter lies in the kernel's parameter buffer, or why that is unknown.
-struct Layout {
-    std::vector<std::pair<std::size_t, std::size_t>> parameters;  // offset, size
-    std::string error;
-};
-
 // From the driver: a CUfunction's layout, or a CUkernel's (the runtime launches context-less
 // kernel handles through cuLaunchKernel too).
-Layout driver_layout(CUfunction function) {
-    Layout layout;
+ParameterLayout driver_layout(CUfunction function) {
+    ParameterLayout layout;
     std::size_t probe = 0;
     const bool is_kernel_handle =
         driver.func_get_param_info(function, 0, &probe, nullptr) != CUDA_SUCCESS &&
@@ -192,81 +186,6 @@ Layout driver_layout(CUfunction function) {
             break;
         }
         layout.parameters.emplace_back(offset, size);
-    }
-    return layout;
-}
-
-std::size_t scalar_size(std::string_view type) {
-    static const std::pair<std::string_view, std::size_t> kSizes[] = {{"bool", 1},
-                                                                      {"char", 1},
-                                                                      {"signed char", 1},
-                                                                      {"unsigned char", 1},
-                                                                      {"short", 2},
-                                                                      {"unsigned short", 2},
-                                                                      {"int", 4},
-                                                                      {"unsigned int", 4},
-                                                                      {"float", 4},
-                                                                      {"long", 8},
-                                                                      {"unsigned long", 8},
-                                                                      {"long long", 8},
-                                                                      {"unsigned long long", 8},
-                                                                      {"double", 8}};
-    for (const auto& [name, size] : kSizes)
-        if (name == type) return size;
-    return 0;
-}
-
-// From the kernel's C++ signature (its demangled name), for a launch through cudaLaunchKernel,
-// which names the kernel by its host stub: pointers and the built-in scalar types, each aligned
-// to its size as the parameter buffer lays them out.
-Layout signature_layout(const std::string& demangled) {
-    Layout layout;
-    const std::size_t close = demangled.rfind(')');
-    std::size_t open = std::string::npos;
-    for (std::size_t i = close, depth = 0; close != std::string::npos && i-- > 0;) {
-        if (demangled[i] == ')') ++depth;
-        if (demangled[i] == '(' && depth-- == 0) {
-            open = i;
-            break;
-        }
-    }
-    if (open == std::string::npos) {
-        layout.error =
-            "the kernel was launched through cudaLaunchKernel and its parameter types "
-            "are unknown (an extern \"C\" kernel has no C++ signature)";
-        return layout;
-    }
-    std::vector<std::string> types;
-    std::string current;
-    int depth = 0;
-    for (std::size_t i = open + 1; i < close; ++i) {
-        const char c = demangled[i];
-        depth += (c == '<' || c == '(' || c == '[') - (c == '>' || c == ')' || c == ']');
-        if (c == ',' && depth == 0) {
-            types.push_back(current);
-            current.clear();
-        } else if (!(c == ' ' && current.empty())) {
-            current += c;
-        }
-    }
-    if (!current.empty() && current != "void") types.push_back(current);
-    std::size_t offset = 0;
-    for (std::string type : types) {
-        while (!type.empty() && type.back() == ' ') type.pop_back();
-        if (type.starts_with("const ")) type.erase(0, 6);
-        if (type.ends_with(" const")) type.erase(type.size() - 6);
-        const std::size_t size = !type.empty() && type.back() == '*' ? 8 : scalar_size(type);
-        if (size == 0) {
-            layout.error =
-                "the kernel was launched through cudaLaunchKernel and the size of its "
-                "parameter type '" +
-                type + "' is unknown";
-            layout.parameters.clear();
-            return layout;
-        }
-        offset = (offset + size - 1) / size * size;
-        layout.parameters.emplace_back(offset, size);
-        offset += size;
     }
     return layout;
 }
@@ -295,8 +214,9 @@ void capture(const LaunchCall& call, const char* symbol_name) {
     launch.grid = call.grid;
     launch.block = call.block;
     launch.shared_memory_bytes = call.shared_memory_bytes;
-    const Layout layout = call.function != nullptr ? driver_layout(call.function)
-                                                   : signature_layout(launch.demangled_name);
+    const ParameterLayout layout = call.function != nullptr
+                                       ? driver_layout(call.function)
+                                       : signature_layout(launch.demangled_name);
     launch.error = layout.error;
     const char* packed = call.kernel_params == nullptr ? extra_buffer(call.extra) : nullptr;
     bool synchronized = false;

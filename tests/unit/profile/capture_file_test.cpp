@@ -87,6 +87,26 @@ TEST(CaptureFile, HexRoundTripsAndRejectsWhatIsNotHex) {
     EXPECT_FALSE(activity::from_hex("zz"));
 }
 
+TEST(CaptureFile, ASignatureGivesTheParameterLayoutOfBuiltInTypes) {
+    using Offsets = std::vector<std::pair<std::size_t, std::size_t>>;
+    EXPECT_EQ(activity::signature_layout("axpy(int, float, float const*, float*)").parameters,
+              (Offsets{{0, 4}, {4, 4}, {8, 8}, {16, 8}}));
+    // Each aligned to its size; templates and namespaces in the name do not count.
+    EXPECT_EQ(activity::signature_layout("void app::stencil<4>(char, double, short)").parameters,
+              (Offsets{{0, 1}, {8, 8}, {16, 2}}));
+    EXPECT_TRUE(activity::signature_layout("g()").parameters.empty());
+    EXPECT_TRUE(activity::signature_layout("g()").error.empty());
+    const activity::ParameterLayout pair =
+        activity::signature_layout("h(std::pair<int, int>, int)");
+    EXPECT_TRUE(pair.parameters.empty());
+    EXPECT_EQ(pair.error,
+              "the kernel was launched through cudaLaunchKernel and the size of its parameter "
+              "type 'std::pair<int, int>' is unknown");
+    EXPECT_EQ(activity::signature_layout("scale").error,
+              "the kernel was launched through cudaLaunchKernel and its parameter types are "
+              "unknown (an extern \"C\" kernel has no C++ signature)");
+}
+
 TEST(CaptureFile, EachMalformedFieldIsNamed) {
     const json valid = json::parse(activity::to_capture_json_text(constructed()));
     json document = valid;
