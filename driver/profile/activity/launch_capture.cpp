@@ -310,30 +310,19 @@ LaunchCall runtime_call(CUpti_CallbackId id, const void* raw) {
     return call;
 }
 
-// A runtime launch in progress on this thread. Whether the driver reports the launch the runtime
-// makes for it varies; whichever answers first captures it, the runtime's own callback at its
-// exit only when the driver's did not.
-struct RuntimeLaunch {
-    int depth = 0;  // nested runtime launch calls (one entry point may call another)
-    bool captured = false;
-    LaunchCall call;
-    std::string symbol;
-};
-thread_local RuntimeLaunch runtime_launch;
+// Runtime launch calls in progress on this thread (one entry point may call another, and the
+// runtime may launch through the driver's). The outermost captures the launch, at its entry, while
+// the data its pointers point to is still what the kernel will read; the calls inside it are not
+// captured again.
+thread_local int runtime_launch_depth = 0;
 
 void on_runtime_call(CUpti_CallbackId id, const CUpti_CallbackData& info) {
-    if (info.callbackSite == CUPTI_API_ENTER) {
-        if (runtime_launch.depth++ == 0) {
-            runtime_launch.captured = false;
-            runtime_launch.call = runtime_call(id, info.functionParams);
-            runtime_launch.symbol = info.symbolName != nullptr ? info.symbolName : "";
-        }
+    if (info.callbackSite == CUPTI_API_EXIT) {
+        --runtime_launch_depth;
         return;
     }
-    if (--runtime_launch.depth == 0 && !runtime_launch.captured) {
-        capture(runtime_launch.call,
-                runtime_launch.symbol.empty() ? nullptr : runtime_launch.symbol.c_str());
-    }
+    if (runtime_launch_depth++ == 0)
+        capture(runtime_call(id, info.functionParams), info.symbolName);
 }
 
 void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId id,
@@ -344,7 +333,7 @@ void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
         return;
     }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API || info->callbackSite != CUPTI_API_ENTER) return;
-    runtime_launch.captured = runtime_launch.depth > 0;  // the driver's view answers for it
+    if (runtime_launch_depth > 0) return;  // the runtime's callback captured it
     switch (id) {
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
             capture(classic_call<cuLaunchKernel_params>(info->functionParams), info->symbolName);
