@@ -12,6 +12,7 @@ void add_devices_command(CLI::App& app);
 void add_profile_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 void add_init_command(CLI::App& app);
+void add_capture_command(CLI::App& app);
 void add_retune_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_synth_command(CLI::App& app);

@@ -32,10 +32,7 @@ int write_skeleton(const fs::path& source, const std::string& kernel, fs::path o
         fs::absolute(source).lexically_relative(fs::absolute(output).parent_path());
     const std::string skeleton = init::spec_skeleton(text, relative.generic_string(), kernel);
     std::ofstream(output, std::ios::binary | std::ios::trunc) << skeleton;
-    std::size_t markers = 0;
-    for (std::size_t at = skeleton.find("\"TODO:"); at != std::string::npos;
-         at = skeleton.find("\"TODO:", at + 1))
-        ++markers;
+    const std::size_t markers = init::count_markers(skeleton);
     std::cout << "optiml: wrote " << output.string() << ": " << markers
               << " decisions left as \"TODO: ...\" (each explained by a comment); the spec is "
                  "rejected until every one is replaced\n";

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     optiml::cli::add_cache_command(app);
     optiml::cli::add_explain_command(app);
     optiml::cli::add_init_command(app);
+    optiml::cli::add_capture_command(app);
     optiml::cli::add_retune_command(app);
     optiml::cli::add_report_command(app);
     optiml::cli::add_synth_command(app);

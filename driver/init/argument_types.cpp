@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "driver/propose/cuda_tokens.h"
+#include "driver/propose/tunable_knobs.h"
 
 namespace optiml::init {
 
@@ -55,6 +56,22 @@ std::optional<spec::ElementType> element_type(const std::string& base_type) {
     for (const auto& [spelling, type] : kSpellings)
         if (spelling == base_type) return type;
     return std::nullopt;
+}
+
+std::map<std::string, std::string> template_type_defaults(std::string_view source,
+                                                          const propose::KernelText& kernel) {
+    std::map<std::string, std::string> defaults;
+    for (const propose::TemplateParameter& p : propose::template_parameters(source, kernel))
+        if ((p.kind == "typename" || p.kind == "class") && !p.default_value.empty())
+            defaults[p.name] = p.default_value;
+    return defaults;
+}
+
+std::string resolved_base_type(const propose::KernelParameter& parameter,
+                               const std::map<std::string, std::string>& type_defaults) {
+    const std::string base = base_type(parameter);
+    const auto found = type_defaults.find(base);
+    return found != type_defaults.end() ? found->second : base;
 }
 
 }  // namespace optiml::init

@@ -2,8 +2,10 @@
 // float32. Internal to driver/init.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "driver/propose/kernel_text.h"
 #include "driver/spec/spec.h"
@@ -16,5 +18,13 @@ std::string base_type(const propose::KernelParameter& parameter);
 // "float" -> Float32, "unsigned" -> UInt32, "int64_t" -> Int64; nullopt for types specs do not
 // have (half, structs, template type parameters).
 std::optional<spec::ElementType> element_type(const std::string& base_type);
+
+// Template type parameter name -> its default ("T" -> "float") of the kernel's template.
+std::map<std::string, std::string> template_type_defaults(std::string_view source,
+                                                          const propose::KernelText& kernel);
+
+// The parameter's base type with a template type parameter replaced by its default.
+std::string resolved_base_type(const propose::KernelParameter& parameter,
+                               const std::map<std::string, std::string>& type_defaults);
 
 }  // namespace optiml::init

@@ -89,19 +89,18 @@ Knobs read_knobs(std::string_view source) {
 
 Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
                      const std::map<std::string, std::string>& type_defaults,
-                     const std::string& size_hint, bool written) {
+                     const std::string& size_hint, bool written, const ObservedArgument* observed) {
     const std::string name =
         parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
     std::vector<std::string> notes;
     if (parameter.name.empty())
         notes.push_back("parameter " + std::to_string(index) + " has no name in the source: \"" +
                         name + "\" stands for it.");
-    std::string base = base_type(parameter);
-    if (const auto found = type_defaults.find(base); found != type_defaults.end()) {
-        notes.push_back(base + " is a template parameter: its default, " + found->second +
+    const std::string written_base = base_type(parameter);
+    const std::string base = resolved_base_type(parameter, type_defaults);
+    if (base != written_base)
+        notes.push_back(written_base + " is a template parameter: its default, " + base +
                         ", is assumed.");
-        base = found->second;
-    }
     const std::optional<spec::ElementType> type = element_type(base);
     const std::string type_json =
         type ? quoted(spec::to_string(*type))
@@ -110,8 +109,11 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
     std::string what = parameter.declaration + ": ";
     std::string fields = "{\"name\": " + quoted(name) + ", \"type\": " + type_json;
     if (!parameter.is_pointer) {
-        what += "a scalar; give the value it has while tuning.";
-        entry.json = fields + ", \"value\": " + todo("value of " + name + " while tuning") + "}";
+        const bool known = observed != nullptr && !observed->value.empty();
+        what += known ? "a scalar, at the value the program passed."
+                      : "a scalar; give the value it has while tuning.";
+        entry.json = fields + ", \"value\": " +
+                     (known ? observed->value : todo("value of " + name + " while tuning")) + "}";
     } else {
         std::string role = quoted("input");
         if (parameter.pointee_const) {
@@ -123,6 +125,11 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
             what +=
                 "not const, but the kernel never writes through it: an input, filled uniform in "
                 "[0, 1) unless a \"fill\" says otherwise (docs/spec.md, Fills).";
+        } else if (observed != nullptr) {
+            what +=
+                "written by the kernel: \"inout\" is right whether or not it reads what was "
+                "there; \"output\" if it only writes it.";
+            role = quoted("inout");
         } else {
             what +=
                 "written by the kernel: \"output\" if it only writes it, \"inout\" if it "
@@ -131,12 +138,20 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
         }
         notes.push_back("count: its number of elements, an expression of integer scalars" +
                         size_hint + ".");
-        entry.json = fields +
-                     ", \"pointer\": true, \"count\": " + todo("element count of " + name) +
-                     ", \"role\": " + role + "}";
+        const bool counted = observed != nullptr && !observed->count.empty();
+        std::string fill;
+        if (observed != nullptr && !observed->fill_path.empty())
+            fill =
+                ", \"fill\": {\"kind\": \"file\", \"path\": " + quoted(observed->fill_path) + "}";
+        entry.json = fields + ", \"pointer\": true, \"count\": " +
+                     (counted ? quoted(observed->count) : todo("element count of " + name)) +
+                     ", \"role\": " + role + fill + "}";
     }
     entry.comments.push_back(what);
     entry.comments.insert(entry.comments.end(), notes.begin(), notes.end());
+    if (observed != nullptr)
+        entry.comments.insert(entry.comments.end(), observed->comments.begin(),
+                              observed->comments.end());
     return entry;
 }
 
@@ -198,8 +213,7 @@ Entry template_parameter_entry(const propose::TemplateParameter& p, const std::s
                                  p.default_value + ": tuned as " + tuned +
                                  "; add the values to try.");
         entry.json = "{\"name\": " + quoted(tuned) + ", \"values\": [" + value + ", " +
-                     todo("more values of " + tuned + " to try") + "], \"default\": " + value +
-                     "}";
+                     todo("more values of " + tuned + " to try") + "], \"default\": " + value + "}";
     } else {
         entry.comments.push_back("template parameter " + p.kind + " " + p.name +
                                  " has no default: tuned as " + tuned +
@@ -262,17 +276,26 @@ std::string launch_text(const Knobs& knobs, const std::string& size_name) {
     return out;
 }
 
+std::string observed_launch_text(const ObservedLaunch& observed) {
+    std::string out = "  \"launch\": {\n";
+    for (const std::string& comment : observed.launch_comments) out += "    // " + comment + "\n";
+    const auto axes = [](const std::array<std::string, 3>& values) {
+        return join({values.begin(), values.end()});
+    };
+    out += "    \"block\": [" + axes(observed.block) + "],\n";
+    out += "    \"grid\": [" + axes(observed.grid) + "],\n";
+    out += "    \"shared_memory_bytes\": " + observed.shared_memory_bytes + "\n  },\n";
+    return out;
+}
+
 }  // namespace
 
 std::string spec_skeleton(std::string_view source, const std::string& source_path,
-                          const std::string& kernel) {
+                          const std::string& kernel, const ObservedLaunch* observed) {
     const propose::KernelText text = propose::find_kernel(source, kernel);
     const std::vector<propose::TemplateParameter> templates =
         propose::template_parameters(source, text);
-    std::map<std::string, std::string> type_defaults;  // template type name -> its default
-    for (const propose::TemplateParameter& p : templates)
-        if ((p.kind == "typename" || p.kind == "class") && !p.default_value.empty())
-            type_defaults[p.name] = p.default_value;
+    const std::map<std::string, std::string> type_defaults = template_type_defaults(source, text);
     const Knobs knobs = read_knobs(source);
 
     std::vector<std::string> integer_scalars;
@@ -285,12 +308,16 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
         integer_scalars.empty() ? "" : " such as \"" + integer_scalars.front() + "\"";
 
     std::string out;
-    out += "// Spec skeleton written by `optiml init` from " + source_path + ", kernel " + kernel +
-           ".\n";
+    out += std::string(observed != nullptr ? "// Spec written by `optiml capture`"
+                                           : "// Spec skeleton written by `optiml init`") +
+           " from " + source_path + ", kernel " + kernel + ".\n";
     out +=
         "// Every \"TODO: ...\" is a decision still to make: the spec is rejected until each "
         "is replaced.\n";
-    out += "// docs/spec.md documents every field.\n{\n";
+    out += "// docs/spec.md documents every field.\n";
+    if (observed != nullptr)
+        for (const std::string& line : observed->header) out += "// " + line + "\n";
+    out += "{\n";
     out += "  \"name\": " + quoted(kernel) + ",\n";
     out += "  \"source\": " + quoted(source_path) + ",\n";
     const KernelName name = kernel_name(kernel, templates, source);
@@ -299,11 +326,15 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
 
     std::vector<Entry> arguments;
     for (std::size_t i = 0; i < text.parameters.size(); ++i)
-        arguments.push_back(
-            argument_entry(text.parameters[i], i, type_defaults, size_hint,
-                           text.written_parameters.contains(text.parameters[i].name)));
+        arguments.push_back(argument_entry(
+            text.parameters[i], i, type_defaults, size_hint,
+            text.written_parameters.contains(text.parameters[i].name),
+            observed != nullptr && i < observed->arguments.size() ? &observed->arguments[i]
+                                                                  : nullptr));
     write_array(out, "arguments", arguments, false);
-    out += launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
+    out += observed != nullptr
+               ? observed_launch_text(*observed)
+               : launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
     if (knobs.has("block_size_x") && knobs.has("block_size_y")) {
         const std::string product = knobs.has("block_size_z")
                                         ? "block_size_x * block_size_y * block_size_z"
@@ -322,6 +353,15 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     write_array(out, "parameters", parameters, true);
     out += "}\n";
     return out;
+}
+
+std::size_t count_markers(std::string_view spec_text) {
+    const std::string marker = "\"" + std::string(spec::kUnfinishedMarker);
+    std::size_t markers = 0;
+    for (std::size_t at = spec_text.find(marker); at != std::string_view::npos;
+         at = spec_text.find(marker, at + 1))
+        ++markers;
+    return markers;
 }
 
 }  // namespace optiml::init

@@ -5,14 +5,40 @@
 // spec loader rejects until it is replaced, each explained by a // comment.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace optiml::init {
 
+// What a real launch showed (captured_spec.h fills it from `optiml capture`): each field set
+// replaces the skeleton's "TODO:" marker for it; "" leaves the marker.
+struct ObservedArgument {
+    std::string value;      // scalar: its value, as JSON number text
+    std::string count;      // pointer: its element count, an expression ("n", "4096")
+    std::string fill_path;  // pointer: a data file for a "file" fill, relative to the spec
+    std::vector<std::string> comments;  // where each value came from
+};
+
+struct ObservedLaunch {
+    std::vector<std::string> header;          // comment lines after the skeleton's own
+    std::vector<ObservedArgument> arguments;  // one per kernel parameter
+    // JSON values (an expression in quotes, or a number) of launch.block, grid and shared memory.
+    std::array<std::string, 3> block, grid;
+    std::string shared_memory_bytes;
+    std::vector<std::string> launch_comments;
+};
+
 // The skeleton's text. `source_path` is how the spec names the kernel source (relative to the
 // spec's folder). Throws propose::RewriteError when the kernel is not defined in `source`.
+// With `observed`, its values are written where the skeleton has markers, and a pointer the
+// kernel writes is "inout" (compared like an output, filled like an input: right whether or not it
+// reads the buffer first).
 std::string spec_skeleton(std::string_view source, const std::string& source_path,
-                          const std::string& kernel);
+                          const std::string& kernel, const ObservedLaunch* observed = nullptr);
+
+// How many "TODO: ..." markers (decisions left) `spec_text` holds.
+std::size_t count_markers(std::string_view spec_text);
 
 }  // namespace optiml::init

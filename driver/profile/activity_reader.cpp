@@ -63,38 +63,110 @@ std::array<std::uint32_t, 3> dim3_field(const json& object, const char* key,
     return dim;
 }
 
+// The format name and version every file of the library starts with.
+void check_format(const json& document, std::string_view source, std::string_view name,
+                  int expected_version) {
+    if (!document.is_object()) fail(source, "(top level)", "expected a JSON object");
+    const std::string format = string_field(document, "format", source, "");
+    if (format != name) {
+        fail(source, "format", "is \"" + format + "\"; expected \"" + std::string(name) + "\"");
+    }
+    const std::uint64_t version = unsigned_field(document, "version", source, "");
+    if (version != static_cast<std::uint64_t>(expected_version)) {
+        fail(source, "version",
+             "is " + std::to_string(version) + "; this optiml reads version " +
+                 std::to_string(expected_version) +
+                 " (use the liboptiml-activity.so installed with this optiml)");
+    }
+}
+
+long pid_field(const json& document, std::string_view source) {
+    const json& pid = member(document, "pid", source, "");
+    if (!pid.is_number_integer()) fail(source, "pid", "expected an integer");
+    return pid.get<long>();
+}
+
+// null or a string; "" for null.
+std::string error_field(const json& object, std::string_view source, const std::string& where,
+                        const char* key = "error") {
+    const json& error = member(object, key, source, where);
+    if (!error.is_null() && !error.is_string()) {
+        fail(source, where + key, "expected null or a string");
+    }
+    return error.is_string() ? error.get<std::string>() : std::string();
+}
+
+const json& array_field(const json& object, const char* key, std::string_view source,
+                        const std::string& where) {
+    const json& value = member(object, key, source, where);
+    if (!value.is_array()) fail(source, where + key, "expected an array");
+    return value;
+}
+
+// Calls read(item, "<key>[i].") for each element of the array `items` (at `key`), each an object.
+template <typename Read>
+void for_each_object(const json& items, std::string_view source, const std::string& key,
+                     Read&& read) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string where = key + "[" + std::to_string(i) + "]";
+        if (!items[i].is_object()) fail(source, where, "expected an object");
+        read(items[i], where + ".");
+    }
+}
+
+activity::CapturedParameter parameter_from_json(const json& item, std::string_view source,
+                                                const std::string& where) {
+    activity::CapturedParameter parameter;
+    parameter.offset = unsigned_field(item, "offset", source, where);
+    parameter.size = unsigned_field(item, "size", source, where);
+    const std::optional<std::string> bytes =
+        activity::from_hex(string_field(item, "bytes", source, where));
+    if (!bytes || bytes->size() != parameter.size) {
+        fail(source, where + "bytes",
+             "expected " + std::to_string(parameter.size) + " bytes as " +
+                 std::to_string(2 * parameter.size) + " hex digits (the parameter's size)");
+    }
+    parameter.bytes = *bytes;
+    const json& allocation = member(item, "allocation", source, where);
+    if (!allocation.is_null()) {
+        if (!allocation.is_object()) {
+            fail(source, where + "allocation", "expected null or an object");
+        }
+        const std::string inner = where + "allocation.";
+        activity::DeviceAllocation extent;
+        extent.offset = unsigned_field(allocation, "offset", source, inner);
+        extent.size = unsigned_field(allocation, "size", source, inner);
+        if (extent.offset >= extent.size) {
+            fail(source, inner + "offset",
+                 "is " + std::to_string(extent.offset) + "; expected less than the allocation's " +
+                     "size, " + std::to_string(extent.size));
+        }
+        parameter.allocation = extent;
+    }
+    const json& snapshot = member(item, "snapshot", source, where);
+    if (!snapshot.is_null() && !snapshot.is_string()) {
+        fail(source, where + "snapshot", "expected null or a file path");
+    }
+    if (snapshot.is_string()) {
+        if (!parameter.allocation) {
+            fail(source, where + "snapshot", "a snapshot needs an allocation; expected null");
+        }
+        parameter.snapshot = snapshot.get<std::string>();
+    }
+    return parameter;
+}
+
 }  // namespace
 
 activity::ActivityFile activity_from_json(const json& document, std::string_view source) {
-    if (!document.is_object()) fail(source, "(top level)", "expected a JSON object");
-    const std::string format = string_field(document, "format", source, "");
-    if (format != activity::kFormatName) {
-        fail(source, "format",
-             "is \"" + format + "\"; expected \"" + std::string(activity::kFormatName) + "\"");
-    }
-    const std::uint64_t version = unsigned_field(document, "version", source, "");
-    if (version != static_cast<std::uint64_t>(activity::kFormatVersion)) {
-        fail(source, "version",
-             "is " + std::to_string(version) + "; this optiml reads version " +
-                 std::to_string(activity::kFormatVersion) +
-                 " (use the liboptiml-activity.so installed with this optiml)");
-    }
+    check_format(document, source, activity::kFormatName, activity::kFormatVersion);
     activity::ActivityFile file;
-    const json& pid = member(document, "pid", source, "");
-    if (!pid.is_number_integer()) fail(source, "pid", "expected an integer");
-    file.pid = pid.get<long>();
-    const json& error = member(document, "error", source, "");
-    if (!error.is_null() && !error.is_string()) fail(source, "error", "expected null or a string");
-    if (error.is_string()) file.error = error.get<std::string>();
+    file.pid = pid_field(document, source);
+    file.error = error_field(document, source, "");
     file.dropped_records = unsigned_field(document, "dropped_records", source, "");
-    const json& launches = member(document, "launches", source, "");
-    if (!launches.is_array()) fail(source, "launches", "expected an array");
+    const json& launches = array_field(document, "launches", source, "");
     file.launches.reserve(launches.size());
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-        const std::string where = "launches[" + std::to_string(i) + "].";
-        const json& item = launches[i];
-        if (!item.is_object())
-            fail(source, where.substr(0, where.size() - 1), "expected an object");
+    for_each_object(launches, source, "launches", [&](const json& item, const std::string& where) {
         activity::LaunchRecord launch;
         launch.name = string_field(item, "name", source, where);
         launch.demangled_name = string_field(item, "demangled", source, where);
@@ -108,21 +180,57 @@ activity::ActivityFile activity_from_json(const json& document, std::string_view
         }
         launch.device = static_cast<std::uint32_t>(device);
         file.launches.push_back(std::move(launch));
-    }
+    });
     return file;
 }
 
-activity::ActivityFile read_activity_file(const std::filesystem::path& file) {
+activity::CaptureFile capture_from_json(const json& document, std::string_view source) {
+    check_format(document, source, activity::kCaptureFormatName, activity::kCaptureFormatVersion);
+    activity::CaptureFile file;
+    file.pid = pid_field(document, source);
+    file.error = error_field(document, source, "");
+    const json& launches = array_field(document, "launches", source, "");
+    for_each_object(launches, source, "launches", [&](const json& item, const std::string& where) {
+        activity::CapturedLaunch launch;
+        launch.name = string_field(item, "name", source, where);
+        launch.demangled_name = string_field(item, "demangled", source, where);
+        launch.grid = dim3_field(item, "grid", source, where);
+        launch.block = dim3_field(item, "block", source, where);
+        launch.shared_memory_bytes = unsigned_field(item, "shared_memory_bytes", source, where);
+        launch.error = error_field(item, source, where);
+        launch.snapshot_error = error_field(item, source, where, "snapshot_error");
+        for_each_object(array_field(item, "parameters", source, where), source,
+                        where + "parameters", [&](const json& p, const std::string& inner) {
+                            launch.parameters.push_back(parameter_from_json(p, source, inner));
+                        });
+        file.launches.push_back(std::move(launch));
+    });
+    return file;
+}
+
+namespace {
+
+json read_json_file(const std::filesystem::path& file, const char* rerun) {
     std::ifstream stream(file, std::ios::binary);
     if (!stream) throw ProfileError(file.string() + ": cannot be opened");
     std::ostringstream text;
     text << stream.rdbuf();
-    const json document = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    json document = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
     if (document.is_discarded()) {
-        throw ProfileError(file.string() +
-                           ": not valid JSON (a truncated or foreign file; rerun the profile)");
+        throw ProfileError(file.string() + ": not valid JSON (a truncated or foreign file; rerun " +
+                           rerun + ")");
     }
-    return activity_from_json(document, file.string());
+    return document;
+}
+
+}  // namespace
+
+activity::ActivityFile read_activity_file(const std::filesystem::path& file) {
+    return activity_from_json(read_json_file(file, "the profile"), file.string());
+}
+
+activity::CaptureFile read_capture_file(const std::filesystem::path& file) {
+    return capture_from_json(read_json_file(file, "the capture"), file.string());
 }
 
 }  // namespace optiml::profile

@@ -1,5 +1,5 @@
-// Reads the kernel-launch records liboptiml-activity.so wrote (format in
-// activity/activity_file.h) back into their structs.
+// Reads the files liboptiml-activity.so wrote back into their structs: the kernel-launch records
+// (activity/activity_file.h) and the captured launches (activity/capture_file.h).
 #pragma once
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/profile/activity/activity_file.h"
+#include "driver/profile/activity/capture_file.h"
 
 namespace optiml::profile {
 
@@ -17,5 +18,10 @@ activity::ActivityFile activity_from_json(const nlohmann::json& json, std::strin
 
 // Throws ProfileError naming the file when it cannot be read or parsed.
 activity::ActivityFile read_activity_file(const std::filesystem::path& file);
+
+// The same for a capture file: every field checked, a parameter's `bytes` as many hex pairs as its
+// `size`, an allocation's `offset` within its `size`.
+activity::CaptureFile capture_from_json(const nlohmann::json& json, std::string_view source);
+activity::CaptureFile read_capture_file(const std::filesystem::path& file);
 
 }  // namespace optiml::profile

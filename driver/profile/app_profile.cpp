@@ -56,7 +56,8 @@ const char* const kGpuQuestion =
 }  // namespace
 
 AppProfile profile_app(const std::vector<std::string>& program, const fs::path& activity_library,
-                       const fs::path& output_dir, const analysis::HotKernelOptions& options) {
+                       const fs::path& output_dir, const analysis::HotKernelOptions& options,
+                       const Environment& environment) {
     if (!fs::is_regular_file(activity_library)) {
         throw ProfileError("the profiling library " + activity_library.string() +
                            " does not exist; reinstall OptiML or set " + kLibraryVariable +
@@ -73,8 +74,10 @@ AppProfile profile_app(const std::vector<std::string>& program, const fs::path& 
     const std::string output_template =
         (fs::absolute(output_dir) / (std::string(kFilePrefix) + "%p" + std::string(kFileSuffix)))
             .string();
-    profile.exit = run_program(program, {{kInjectionVariable, profile.activity_library.string()},
-                                         {activity::kOutputVariable, output_template}});
+    Environment variables = environment;
+    variables.emplace_back(kInjectionVariable, profile.activity_library.string());
+    variables.emplace_back(activity::kOutputVariable, output_template);
+    profile.exit = run_program(program, variables);
 
     std::vector<TimedLaunch> timed;
     std::set<std::uint32_t> devices;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/analysis/hot_kernels.h"
@@ -30,11 +31,14 @@ struct AppProfile {
 // records to `output_dir`/activity-<pid>.json (files of an earlier run there are removed first).
 // Throws ProfileError when the library or output_dir is missing, the program cannot be started,
 // or a record file is unreadable. A program that fails or records nothing is not an exception:
-// profile_problem() says what went wrong.
+// profile_problem() says what went wrong. `environment` is added to the program's (capture_app()
+// asks the library for more through it).
+using Environment = std::vector<std::pair<std::string, std::string>>;
 AppProfile profile_app(const std::vector<std::string>& program,
                        const std::filesystem::path& activity_library,
                        const std::filesystem::path& output_dir,
-                       const analysis::HotKernelOptions& options = {});
+                       const analysis::HotKernelOptions& options = {},
+                       const Environment& environment = {});
 
 // Why `profile` has no usable result, naming the cause and the fix; "" when its report can be
 // used (the program exited with status 0 and at least one kernel finished).

@@ -1,51 +1,16 @@
 #include "driver/profile/app_profile_command.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "driver/analysis/hot_kernels.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/app_profile.h"
 #include "driver/profile/app_profile_json.h"
 #include "driver/profile/profile_error.h"
+#include "driver/profile/record_folder.h"
+#include "driver/profile/run_program.h"
 
 namespace fs = std::filesystem;
 
 namespace optiml::profile {
-
-namespace {
-
-// A private folder for the record files, removed when the command ends.
-class RecordFolder {
-  public:
-    RecordFolder() {
-        std::string pattern = (fs::temp_directory_path() / "optiml-profile-XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr) {
-            throw ProfileError("cannot create a folder for the kernel records in " +
-                               fs::temp_directory_path().string() + ": " + std::strerror(errno) +
-                               "; set TMPDIR to a writable folder");
-        }
-        path_ = pattern;
-    }
-    ~RecordFolder() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    RecordFolder(const RecordFolder&) = delete;
-    RecordFolder& operator=(const RecordFolder&) = delete;
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
-
-std::string command_line(const std::vector<std::string>& argv) {
-    std::string line;
-    for (const std::string& argument : argv) line += (line.empty() ? "" : " ") + argument;
-    return line;
-}
-
-}  // namespace
 
 int run_profile_app_command(const std::vector<std::string>& program_argv, const fs::path& json_out,
                             std::ostream& out, std::ostream& err) {
@@ -57,7 +22,7 @@ int run_profile_app_command(const std::vector<std::string>& program_argv, const 
     AppProfile profile;
     try {
         const fs::path library = find_activity_library();
-        const RecordFolder records;
+        const RecordFolder records("optiml-profile");
         analysis::HotKernelOptions options;
         options.target = fs::path(program_argv.front()).filename().string();
         out << "optiml: profiling `" << command_line(program_argv)

@@ -11,9 +11,7 @@
 
 namespace optiml::profile::activity {
 
-namespace {
-
-void append_string(std::string& out, std::string_view text) {
+void append_json_string(std::string& out, std::string_view text) {
     out += '"';
     for (const char c : text) {
         switch (c) {
@@ -42,37 +40,41 @@ void append_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-void append_dim3(std::string& out, const std::array<std::uint32_t, 3>& dim) {
+void append_json_dim3(std::string& out, const std::array<std::uint32_t, 3>& dim) {
     out += '[' + std::to_string(dim[0]) + ',' + std::to_string(dim[1]) + ',' +
            std::to_string(dim[2]) + ']';
 }
 
-}  // namespace
-
-std::string to_json_text(const ActivityFile& file) {
-    std::string out = "{\"format\":";
-    append_string(out, kFormatName);
-    out += ",\"version\":" + std::to_string(kFormatVersion);
-    out += ",\"pid\":" + std::to_string(file.pid) + ",\"error\":";
-    if (file.error.empty()) {
+void append_json_header(std::string& out, std::string_view format, int version, long pid,
+                        const std::string& error) {
+    out += "{\"format\":";
+    append_json_string(out, format);
+    out += ",\"version\":" + std::to_string(version);
+    out += ",\"pid\":" + std::to_string(pid) + ",\"error\":";
+    if (error.empty()) {
         out += "null";
     } else {
-        append_string(out, file.error);
+        append_json_string(out, error);
     }
+}
+
+std::string to_json_text(const ActivityFile& file) {
+    std::string out;
+    append_json_header(out, kFormatName, kFormatVersion, file.pid, file.error);
     out += ",\"dropped_records\":" + std::to_string(file.dropped_records);
     out += ",\"launches\":[";
     for (std::size_t i = 0; i < file.launches.size(); ++i) {
         const LaunchRecord& launch = file.launches[i];
         out += i == 0 ? "\n{\"name\":" : ",\n{\"name\":";
-        append_string(out, launch.name);
+        append_json_string(out, launch.name);
         out += ",\"demangled\":";
-        append_string(out, launch.demangled_name);
+        append_json_string(out, launch.demangled_name);
         out += ",\"start_ns\":" + std::to_string(launch.start_ns);
         out += ",\"end_ns\":" + std::to_string(launch.end_ns);
         out += ",\"grid\":";
-        append_dim3(out, launch.grid);
+        append_json_dim3(out, launch.grid);
         out += ",\"block\":";
-        append_dim3(out, launch.block);
+        append_json_dim3(out, launch.block);
         out += ",\"device\":" + std::to_string(launch.device) + '}';
     }
     return out + "]}\n";

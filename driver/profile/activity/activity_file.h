@@ -46,6 +46,13 @@ struct ActivityFile {
 
 std::string to_json_text(const ActivityFile& file);
 
+// Appends `text` as a JSON string, and `dim` as a JSON array of 3 numbers (for capture_file.cpp).
+void append_json_string(std::string& out, std::string_view text);
+void append_json_dim3(std::string& out, const std::array<std::uint32_t, 3>& dim);
+// Appends a file's opening: {"format": ..., "version": ..., "pid": ..., "error": null or "...".
+void append_json_header(std::string& out, std::string_view format, int version, long pid,
+                        const std::string& error);
+
 // abi::__cxa_demangle of an Itanium-mangled name; "" for anything else.
 std::string demangle(const std::string& name);
 

@@ -15,6 +15,8 @@
 #include <string>
 
 #include "driver/profile/activity/activity_file.h"
+#include "driver/profile/activity/cupti_text.h"
+#include "driver/profile/activity/launch_capture.h"
 
 namespace optiml::profile::activity {
 namespace {
@@ -36,15 +38,6 @@ struct Recorder {
 Recorder& recorder() {
     static Recorder* const instance = new Recorder;
     return *instance;
-}
-
-std::string describe(const char* call, CUptiResult result) {
-    const char* text = nullptr;
-    if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS || text == nullptr) {
-        text = "unknown CUPTI error";
-    }
-    return std::string(call) + " failed: " + text + " (" +
-           std::to_string(static_cast<int>(result)) + ")";
 }
 
 void add_error(Recorder& state, const std::string& error) {
@@ -175,6 +168,9 @@ void start_tracing() {
 // again); tracing is set up only the first time.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
     static std::atomic<bool> started{false};
-    if (!started.exchange(true)) optiml::profile::activity::start_tracing();
+    if (!started.exchange(true)) {
+        optiml::profile::activity::start_tracing();
+        optiml::profile::activity::start_capture();  // only under `optiml capture`
+    }
     return 1;  // loaded
 }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "driver/profile/app_capture.h"
 #include "driver/profile/app_profile.h"
 #include "driver/profile/profile_error.h"
 #include "driver/profile/run_program.h"
@@ -120,6 +121,31 @@ TEST_F(AppProfileTest, TheRealLibraryIsLoadedAndWritesItsFileAtExit) {
     EXPECT_EQ(result.processes, 1u);  // its file was found under its own pid
     EXPECT_TRUE(result.launches.empty());
     EXPECT_THAT(profile_problem(result), ::testing::StartsWith("no CUDA kernels were recorded: "));
+}
+
+TEST_F(AppProfileTest, TheRealLibraryCapturesToo) {
+    // No GPU and no CUDA driver in the process: the capture half says so in its own file.
+    const AppCapture result =
+        capture_app({testing::self().string(), testing::kActAsCudaDriver}, kLibrary, dir_,
+                    /*snapshots=*/true);
+    EXPECT_EQ(result.profile.processes, 1u);
+    EXPECT_TRUE(result.launches.empty());
+    ASSERT_EQ(result.capture_errors.size(), 1u);
+    EXPECT_THAT(result.capture_errors[0],
+                ::testing::MatchesRegex("pid [0-9]+: the CUDA driver \\(libcuda.so.1\\) is not "
+                                        "loaded in this process"));
+    EXPECT_TRUE(fs::is_directory(dir_ / "snapshots"));
+    // The program's problem comes first: it launched no kernel.
+    EXPECT_EQ(capture_problem(result), profile_problem(result.profile));
+}
+
+TEST_F(AppProfileTest, KernelsThatRanButWereNotCapturedAreAProblem) {
+    AppCapture capture;
+    capture.profile.processes = 1;
+    capture.profile.launches.push_back({"_Z1kv", "k()", 10, {1, 1, 1}, {1, 1, 1}});
+    capture.capture_errors.push_back("pid 9: cuptiSubscribe failed: busy (39)");
+    EXPECT_EQ(capture_problem(capture),
+              "kernels ran but no launch was captured (pid 9: cuptiSubscribe failed: busy (39))");
 }
 
 TEST_F(AppProfileTest, AProgramThatNeverInitializesCudaLoadsNoLibrary) {

@@ -1,0 +1,255 @@
+#include "driver/init/captured_spec.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/init/argument_types.h"
+#include "driver/init/spec_skeleton.h"
+#include "driver/propose/kernel_text.h"
+#include "driver/propose/tunable_knobs.h"
+
+namespace optiml::init {
+namespace {
+
+using profile::activity::CapturedLaunch;
+using profile::activity::CapturedParameter;
+
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump();
+}
+
+std::string dim3_text(const std::array<std::uint32_t, 3>& dim) {
+    return "[" + std::to_string(dim[0]) + ", " + std::to_string(dim[1]) + ", " +
+           std::to_string(dim[2]) + "]";
+}
+
+template <typename T>
+std::string shortest(T value) {
+    char text[64];
+    const auto [end, error] = std::to_chars(text, text + sizeof(text), value);
+    return error == std::errc() ? std::string(text, end) : std::to_string(value);
+}
+
+// The scalar's value as JSON number text, or nullopt with `why`.
+std::optional<std::string> scalar_text(const std::string& bytes, spec::ElementType type,
+                                       std::string& why) {
+    if (bytes.size() != spec::size_of(type)) {
+        why = "the launch passed " + std::to_string(bytes.size()) + " bytes for it, but " +
+              spec::to_string(type) + " has " + std::to_string(spec::size_of(type));
+        return std::nullopt;
+    }
+    if (type == spec::ElementType::Float32 || type == spec::ElementType::Float64) {
+        double value = 0;
+        if (type == spec::ElementType::Float32) {
+            float single = 0;
+            std::memcpy(&single, bytes.data(), sizeof(single));
+            if (std::isfinite(single)) return shortest(single);  // reads back as this float
+            why = "the launch passed " + shortest(single);
+            return std::nullopt;
+        }
+        std::memcpy(&value, bytes.data(), sizeof(value));
+        if (!std::isfinite(value)) {
+            why = "the launch passed " + shortest(value);
+            return std::nullopt;
+        }
+        return shortest(value);
+    }
+    std::uint64_t raw = 0;
+    for (std::size_t i = bytes.size(); i-- > 0;)
+        raw = (raw << 8) | static_cast<unsigned char>(bytes[i]);
+    if (spec::is_signed_integer(type)) {
+        const unsigned bits = static_cast<unsigned>(8 * bytes.size());
+        if (bits < 64 && (raw >> (bits - 1)) != 0) raw |= ~std::uint64_t{0} << bits;  // extend
+        return std::to_string(static_cast<std::int64_t>(raw));
+    }
+    if (raw > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        why = "the launch passed " + std::to_string(raw) +
+              ", above 2^63 - 1, which a spec cannot hold";
+        return std::nullopt;
+    }
+    return std::to_string(raw);
+}
+
+struct Scalar {
+    std::string name;
+    std::int64_t value = 0;
+};
+
+// `elements` as an integer scalar that holds it, a product of two, or the number.
+std::string count_expression(std::uint64_t elements, const std::vector<Scalar>& scalars) {
+    const auto wanted = static_cast<std::int64_t>(elements);
+    for (const Scalar& s : scalars)
+        if (s.value == wanted) return s.name;
+    for (std::size_t a = 0; a < scalars.size(); ++a)
+        for (std::size_t b = a + 1; b < scalars.size(); ++b)
+            if (scalars[a].value > 0 && scalars[b].value > 0 &&
+                scalars[a].value <= wanted / scalars[b].value &&
+                scalars[a].value * scalars[b].value == wanted)
+                return scalars[a].name + " * " + scalars[b].name;
+    return std::to_string(elements);
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
+
+// launch.block, grid and shared memory from the captured geometry. An axis whose threads per
+// block are the kernel's block_size_<axis> default is tuned: the grid follows the block size (as
+// ceil_div of an integer scalar when one gives the captured grid, else of the threads launched).
+void map_geometry(const CapturedLaunch& launch, std::string_view source,
+                  const std::vector<Scalar>& scalars, ObservedLaunch& observed) {
+    std::map<std::string, long long> knobs;
+    for (const propose::MacroDefault& macro : propose::macro_defaults(source))
+        if (macro.integer) knobs[macro.name] = *macro.integer;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::string axis(1, "xyz"[i]);
+        const std::string macro = "block_size_" + axis;
+        const std::int64_t block = launch.block[i];
+        const std::int64_t grid = launch.grid[i];
+        observed.block[i] = quoted(std::to_string(block));
+        observed.grid[i] = quoted(std::to_string(grid));
+        const auto knob = knobs.find(macro);
+        if (knob == knobs.end()) continue;
+        if (knob->second != block) {
+            observed.launch_comments.push_back(
+                macro + "'s default is " + std::to_string(knob->second) + " but the program " +
+                "launched " + std::to_string(block) + " threads in " + axis +
+                ": the block is fixed at what it launched (make the launch use " + macro +
+                " to tune it).");
+            continue;
+        }
+        observed.block[i] = quoted(macro);
+        if (grid == 1) {
+            observed.launch_comments.push_back("grid " + axis + ": the program launched one " +
+                                               "block in " + axis + ", whatever its size.");
+            continue;
+        }
+        const Scalar* follows = nullptr;
+        for (const Scalar& s : scalars)
+            if (s.value > 0 && ceil_div(s.value, block) == grid && !follows) follows = &s;
+        if (follows != nullptr) {
+            observed.grid[i] = quoted("ceil_div(" + follows->name + ", " + macro + ")");
+            observed.launch_comments.push_back("grid " + axis + ": ceil_div(" + follows->name +
+                                               ", " + macro + ") is the " + std::to_string(grid) +
+                                               " blocks the program launched (" + follows->name +
+                                               " = " + std::to_string(follows->value) + ").");
+        } else {
+            const std::int64_t threads = grid * block;
+            observed.grid[i] = quoted("ceil_div(" + std::to_string(threads) + ", " + macro + ")");
+            observed.launch_comments.push_back(
+                "grid " + axis + ": as many threads as the program launched (" +
+                std::to_string(grid) + " x " + std::to_string(block) + "), whatever " + macro +
+                "; no integer scalar gives the grid.");
+        }
+    }
+    observed.shared_memory_bytes = quoted(std::to_string(launch.shared_memory_bytes));
+    if (launch.shared_memory_bytes > 0)
+        observed.launch_comments.push_back(
+            "shared_memory_bytes: the " + std::to_string(launch.shared_memory_bytes) +
+            " bytes the program asked for; write it as an expression of the parameters if it "
+            "depends on them.");
+}
+
+}  // namespace
+
+CapturedSpec captured_spec(std::string_view source, const std::string& source_path,
+                           const std::string& kernel, const CapturedLaunch& launch,
+                           const std::string& origin, const std::string& data_folder) {
+    const propose::KernelText text = propose::find_kernel(source, kernel);
+    const std::map<std::string, std::string> type_defaults = template_type_defaults(source, text);
+    const bool captured = launch.error.empty();
+    if (captured && launch.parameters.size() != text.parameters.size()) {
+        throw CaptureMismatch(
+            "the launch of " + launch.name + " passed " + std::to_string(launch.parameters.size()) +
+            " parameters, but " + kernel + " in " + source_path + " takes " +
+            std::to_string(text.parameters.size()) + "; is it the kernel the program launches?");
+    }
+    CapturedSpec result;
+    ObservedLaunch observed;
+    observed.header.push_back("Captured from `" + origin + "`:");
+    observed.header.push_back(
+        "the first launch of " +
+        (launch.demangled_name.empty() ? launch.name : launch.demangled_name) + ", grid " +
+        dim3_text(launch.grid) + ", block " + dim3_text(launch.block) + ", " +
+        std::to_string(launch.shared_memory_bytes) + " bytes of dynamic shared memory.");
+    if (!captured)
+        result.notes.push_back("its arguments were not captured (" + launch.error +
+                               "); they keep their markers");
+    if (!launch.snapshot_error.empty() && !data_folder.empty())
+        result.notes.push_back("no snapshot of its data (" + launch.snapshot_error +
+                               "): those inputs are filled at random");
+
+    // Scalars first: counts and the grid are named by them.
+    std::vector<Scalar> scalars;
+    observed.arguments.resize(text.parameters.size());
+    std::vector<std::optional<spec::ElementType>> types;
+    for (std::size_t i = 0; i < text.parameters.size(); ++i) {
+        const propose::KernelParameter& p = text.parameters[i];
+        types.push_back(element_type(resolved_base_type(p, type_defaults)));
+        if (!captured || p.is_pointer) continue;
+        const std::string name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
+        ObservedArgument& argument = observed.arguments[i];
+        if (!types[i]) {
+            argument.comments.push_back(
+                "captured bytes: " + profile::activity::to_hex(launch.parameters[i].bytes) +
+                " (not a spec type, so not decoded)");
+            continue;
+        }
+        std::string why;
+        if (const std::optional<std::string> value =
+                scalar_text(launch.parameters[i].bytes, *types[i], why)) {
+            argument.value = *value;
+            if (!spec::is_floating(*types[i]) && !p.name.empty())
+                scalars.push_back({p.name, std::stoll(*value)});
+        } else {
+            argument.comments.push_back("value: not taken from the launch: " + why + ".");
+            result.notes.push_back(name + ": " + why);
+        }
+    }
+    for (std::size_t i = 0; captured && i < text.parameters.size(); ++i) {
+        const propose::KernelParameter& p = text.parameters[i];
+        if (!p.is_pointer) continue;
+        const std::string name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
+        const CapturedParameter& parameter = launch.parameters[i];
+        ObservedArgument& argument = observed.arguments[i];
+        if (!parameter.allocation) {
+            argument.comments.push_back("count: the launch passed 0x" +
+                                        profile::activity::to_hex(parameter.bytes) +
+                                        " (little-endian), which points into no device "
+                                        "allocation the driver knows (null, host memory?).");
+            result.notes.push_back(name + ": the pointer is not into device memory");
+            continue;
+        }
+        const std::uint64_t bytes = parameter.allocation->bytes_from_pointer();
+        if (!types[i]) continue;  // the skeleton already asks for its type
+        const std::uint64_t elements = bytes / spec::size_of(*types[i]);
+        if (elements == 0 ||
+            elements > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            result.notes.push_back(name + ": its allocation holds no whole element");
+            continue;
+        }
+        argument.count = count_expression(elements, scalars);
+        argument.comments.push_back("count: " + std::to_string(elements) +
+                                    " elements lie between the pointer and the end " +
+                                    "of its allocation (" + std::to_string(bytes) + " bytes of " +
+                                    std::to_string(parameter.allocation->size) +
+                                    "); a kernel may use fewer.");
+        if (!parameter.snapshot.empty() && !data_folder.empty()) {
+            const std::string to = data_folder + "/" + name + ".bin";
+            argument.fill_path = to;
+            argument.comments.push_back("fill: the data it held just before the launch.");
+            result.snapshots.push_back({name, parameter.snapshot, to, *types[i], elements});
+        }
+    }
+    map_geometry(launch, source, scalars, observed);
+    result.text = spec_skeleton(source, source_path, kernel, &observed);
+    return result;
+}
+
+}  // namespace optiml::init

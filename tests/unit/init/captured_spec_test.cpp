@@ -1,0 +1,257 @@
+// Specs from captured launches (constructed records, as liboptiml-activity.so writes them): each
+// one is written beside its kernel source and loaded by the real spec loader, so what is checked
+// is what `optiml tune --spec` would tune on.
+#include "driver/init/captured_spec.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "driver/propose/rewrite_error.h"
+#include "driver/spec/spec.h"
+
+namespace optiml::init {
+namespace {
+
+namespace fs = std::filesystem;
+using profile::activity::CapturedLaunch;
+using profile::activity::CapturedParameter;
+using profile::activity::DeviceAllocation;
+
+const char* const kAxpy = R"(#ifndef block_size_x
+#define block_size_x 256
+#endif
+__global__ void axpy(int n, float a, const float* __restrict__ x, float* y) {
+    const int i = blockIdx.x * block_size_x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+)";
+
+template <typename T>
+CapturedParameter scalar(T value, std::uint64_t offset) {
+    CapturedParameter p;
+    p.offset = offset;
+    p.size = sizeof(T);
+    p.bytes.resize(sizeof(T));
+    std::memcpy(p.bytes.data(), &value, sizeof(T));
+    return p;
+}
+
+CapturedParameter pointer(std::uint64_t offset, std::uint64_t allocation_offset,
+                          std::uint64_t allocation_size) {
+    CapturedParameter p = scalar<std::uint64_t>(0x7f0000000000 + allocation_offset, offset);
+    p.allocation = DeviceAllocation{allocation_offset, allocation_size};
+    return p;
+}
+
+CapturedLaunch axpy_launch(int n, float a, std::array<std::uint32_t, 3> grid,
+                           std::array<std::uint32_t, 3> block) {
+    CapturedLaunch launch;
+    launch.name = "_Z4axpyifPKfPf";
+    launch.demangled_name = "axpy(int, float, float const*, float*)";
+    launch.grid = grid;
+    launch.block = block;
+    launch.parameters = {scalar(n, 0), scalar(a, 4),
+                         // x points 1 KiB into its allocation: only the bytes after it count.
+                         pointer(8, 1024, 1024 + 4 * static_cast<std::uint64_t>(n)),
+                         pointer(16, 0, 4 * static_cast<std::uint64_t>(n))};
+    return launch;
+}
+
+class CapturedSpecTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("optiml-captured-spec-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // Writes the source and the spec the launch gives, and loads the spec.
+    spec::Spec load(const std::string& source, const std::string& kernel,
+                    const CapturedLaunch& launch, const std::string& data_folder = "") {
+        std::ofstream(dir_ / "kernel.cu") << source;
+        result_ = captured_spec(source, "kernel.cu", kernel, launch, "./app 1", data_folder);
+        std::ofstream(dir_ / "kernel.optiml.json") << result_.text;
+        return spec::load_spec(dir_ / "kernel.optiml.json");
+    }
+    fs::path dir_;
+    CapturedSpec result_;
+};
+
+TEST_F(CapturedSpecTest, ScalarsCountsAndAGridThatFollowsTheBlockSize) {
+    const spec::Spec s = load(kAxpy, "axpy", axpy_launch(1 << 20, 2.5f, {4096, 1, 1}, {256, 1, 1}));
+    ASSERT_EQ(s.arguments.size(), 4u);
+    EXPECT_EQ(s.arguments[0].integer_value, 1 << 20);
+    EXPECT_EQ(s.arguments[1].value, 2.5);
+    EXPECT_EQ(s.arguments[2].count.text(), "n");  // 4 MiB after the pointer: n floats
+    EXPECT_EQ(s.arguments[2].role, spec::Role::Input);
+    EXPECT_EQ(s.arguments[3].count.text(), "n");
+    EXPECT_EQ(s.arguments[3].role, spec::Role::InOut);  // written: inout needs no decision
+    EXPECT_EQ(s.launch.block[0].text(), "block_size_x");
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(n, block_size_x)");
+    const expr::Env env = s.environment(s.default_config());
+    EXPECT_EQ(s.launch.grid[0].eval(env), 4096);
+    EXPECT_EQ(s.launch.block[1].eval(env), 1);
+    EXPECT_EQ(s.launch.shared_memory_bytes.eval(env), 0);
+    ASSERT_EQ(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].default_value, 256);
+    EXPECT_TRUE(result_.snapshots.empty());
+    EXPECT_TRUE(result_.notes.empty());
+    EXPECT_NE(result_.text.find("// Captured from `./app 1`:"), std::string::npos);
+}
+
+TEST_F(CapturedSpecTest, AGridNoScalarGivesKeepsTheThreadsLaunchedAndCountsAreNumbers) {
+    // A grid-stride launch: 120 blocks whatever n is; y's allocation is larger than n.
+    CapturedLaunch launch = axpy_launch(1000000, -0.1f, {120, 1, 1}, {256, 1, 1});
+    launch.parameters[3] = pointer(16, 0, 4 * 1000003);
+    const spec::Spec s = load(kAxpy, "axpy", launch);
+    // The shortest text of the float: the kernel gets the float it got in the program.
+    EXPECT_EQ(static_cast<float>(s.arguments[1].value), -0.1f);
+    EXPECT_NE(result_.text.find("\"value\": -0.1}"), std::string::npos);
+    EXPECT_EQ(s.arguments[3].count.text(), "1000003");
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(30720, block_size_x)");
+    EXPECT_EQ(s.launch.grid[0].eval(s.environment(s.default_config())), 120);
+}
+
+TEST_F(CapturedSpecTest, TwoDimensionalTilesAndAMatrixCountAsAProductOfScalars) {
+    const std::string source = R"(#ifndef block_size_x
+#define block_size_x 16
+#endif
+#ifndef block_size_y
+#define block_size_y 8
+#endif
+__global__ void transpose(long long rows, unsigned cols, const double* in, double* out) {
+    const long long r = blockIdx.y * block_size_y + threadIdx.y;
+    const unsigned c = blockIdx.x * block_size_x + threadIdx.x;
+    if (r < rows && c < cols) out[c * rows + r] = in[r * cols + c];
+}
+)";
+    CapturedLaunch launch;
+    launch.name = "_Z9transposexjPKdPd";
+    launch.grid = {7, 13, 1};
+    launch.block = {16, 8, 1};
+    launch.shared_memory_bytes = 0;
+    launch.parameters = {scalar<long long>(100, 0), scalar<unsigned>(100, 8),
+                         pointer(16, 0, 8 * 100 * 100), pointer(24, 0, 8 * 100 * 100)};
+    const spec::Spec s = load(source, "transpose", launch);
+    EXPECT_EQ(s.arguments[0].type, spec::ElementType::Int64);
+    EXPECT_EQ(s.arguments[0].integer_value, 100);
+    EXPECT_EQ(s.arguments[1].type, spec::ElementType::UInt32);
+    EXPECT_EQ(s.arguments[2].count.text(), "rows * cols");
+    EXPECT_EQ(s.launch.block[1].text(), "block_size_y");
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(rows, block_size_x)");  // 7 = ceil(100 / 16)
+    EXPECT_EQ(s.launch.grid[1].text(), "ceil_div(rows, block_size_y)");  // 13 = ceil(100 / 8)
+    ASSERT_EQ(s.constraints.size(), 1u);
+}
+
+TEST_F(CapturedSpecTest, WithoutBlockSizeMacrosTheGeometryIsWhatTheProgramLaunched) {
+    const std::string source = R"(__global__ void fill(short value, short* out) {
+    extern __shared__ short staged[];
+    staged[threadIdx.x] = value;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = staged[threadIdx.x];
+}
+)";
+    CapturedLaunch launch;
+    launch.name = "_Z4fillsPs";
+    launch.grid = {10, 2, 1};
+    launch.block = {64, 1, 1};
+    launch.shared_memory_bytes = 128;
+    launch.parameters = {scalar<short>(-3, 0), pointer(8, 0, 2 * 64 * 20)};
+    const spec::Spec s = load(source, "fill", launch);
+    EXPECT_EQ(s.arguments[0].integer_value, -3);  // sign-extended from two bytes
+    EXPECT_EQ(s.arguments[1].count.text(), "1280");
+    const expr::Env env = s.environment(s.default_config());
+    EXPECT_EQ(s.launch.block[0].eval(env), 64);
+    EXPECT_EQ(s.launch.grid[0].eval(env), 10);
+    EXPECT_EQ(s.launch.grid[1].eval(env), 2);
+    EXPECT_EQ(s.launch.shared_memory_bytes.eval(env), 128);
+    EXPECT_TRUE(s.parameters.empty());
+}
+
+TEST_F(CapturedSpecTest, ABlockThatIsNotTheMacrosDefaultIsFixedAndSaysWhy) {
+    const spec::Spec s = load(kAxpy, "axpy", axpy_launch(4096, 1.0f, {32, 1, 1}, {128, 1, 1}));
+    EXPECT_EQ(s.launch.block[0].text(), "128");
+    EXPECT_EQ(s.launch.grid[0].text(), "32");
+    EXPECT_NE(result_.text.find("block_size_x's default is 256 but the program launched 128"),
+              std::string::npos);
+}
+
+TEST_F(CapturedSpecTest, SnapshotsBecomeFileFillsOfEveryPointer) {
+    CapturedLaunch launch = axpy_launch(1000, 2.0f, {4, 1, 1}, {256, 1, 1});
+    launch.parameters[2].snapshot = "/tmp/records/snapshot-1-0-2.bin";
+    launch.parameters[3].snapshot = "/tmp/records/snapshot-1-0-3.bin";
+    // The loader checks each file against its count: write what the command would.
+    fs::create_directories(dir_ / "axpy.data");
+    std::ofstream(dir_ / "axpy.data/x.bin", std::ios::binary) << std::string(4000, '\0');
+    std::ofstream(dir_ / "axpy.data/y.bin", std::ios::binary) << std::string(4000, '\0');
+    const spec::Spec s = load(kAxpy, "axpy", launch, "axpy.data");
+    EXPECT_EQ(s.arguments[2].fill.kind, spec::Fill::Kind::File);
+    EXPECT_EQ(s.arguments[2].fill.file.as_written, "axpy.data/x.bin");
+    EXPECT_EQ(s.arguments[3].fill.kind, spec::Fill::Kind::File);
+    ASSERT_EQ(result_.snapshots.size(), 2u);
+    EXPECT_EQ(result_.snapshots[0].argument, "x");
+    EXPECT_EQ(result_.snapshots[0].from, "/tmp/records/snapshot-1-0-2.bin");
+    EXPECT_EQ(result_.snapshots[0].to, "axpy.data/x.bin");
+    EXPECT_EQ(result_.snapshots[0].type, spec::ElementType::Float32);
+    EXPECT_EQ(result_.snapshots[0].count, 1000u);
+}
+
+TEST_F(CapturedSpecTest, WhatTheLaunchCannotAnswerKeepsItsMarker) {
+    CapturedLaunch launch = axpy_launch(1000, 2.0f, {4, 1, 1}, {256, 1, 1});
+    launch.parameters[2].allocation.reset();  // a host pointer, say
+    const CapturedSpec spec = captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", "");
+    EXPECT_NE(spec.text.find("\"count\": \"TODO: element count of x\""), std::string::npos);
+    EXPECT_EQ(spec.notes, std::vector<std::string>{"x: the pointer is not into device memory"});
+
+    launch.parameters.clear();
+    launch.error = "cuFuncGetParamInfo failed: invalid value (1)";
+    const CapturedSpec unknown = captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", "");
+    EXPECT_NE(unknown.text.find("\"value\": \"TODO: value of n while tuning\""), std::string::npos);
+    ASSERT_EQ(unknown.notes.size(), 1u);
+    EXPECT_NE(unknown.notes[0].find("cuFuncGetParamInfo failed"), std::string::npos);
+}
+
+TEST_F(CapturedSpecTest, AFailedSnapshotLeavesTheArgumentsAndSaysWhy) {
+    CapturedLaunch launch = axpy_launch(1000, 2.0f, {4, 1, 1}, {256, 1, 1});
+    launch.snapshot_error = "cuCtxSynchronize failed: an illegal memory access (700)";
+    const spec::Spec s = load(kAxpy, "axpy", launch, "axpy.data");
+    EXPECT_EQ(s.arguments[2].count.text(), "n");
+    EXPECT_EQ(s.arguments[2].fill.kind, spec::Fill::Kind::Uniform);
+    EXPECT_EQ(result_.notes,
+              std::vector<std::string>{"no snapshot of its data (cuCtxSynchronize failed: an "
+                                       "illegal memory access (700)): those inputs are filled at "
+                                       "random"});
+}
+
+TEST_F(CapturedSpecTest, ALaunchOfAnotherKernelOrAKernelNotInTheSourceIsAnError) {
+    CapturedLaunch launch = axpy_launch(1000, 2.0f, {4, 1, 1}, {256, 1, 1});
+    launch.parameters.pop_back();
+    EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", ""), CaptureMismatch);
+    EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "absent", launch, "./app", ""),
+                 propose::RewriteError);
+}
+
+TEST_F(CapturedSpecTest, AScalarTheSpecCannotHoldIsLeftForTheUser) {
+    const std::string source = R"(__global__ void big(unsigned long long n, float* out) {
+    if (threadIdx.x < n) out[threadIdx.x] = 0;
+}
+)";
+    CapturedLaunch launch;
+    launch.name = "_Z3bigyPf";
+    launch.parameters = {scalar<unsigned long long>(~0ull, 0), pointer(8, 0, 64)};
+    const CapturedSpec spec = captured_spec(source, "kernel.cu", "big", launch, "./app", "");
+    EXPECT_NE(spec.text.find("\"value\": \"TODO: value of n while tuning\""), std::string::npos);
+    ASSERT_EQ(spec.notes.size(), 1u);
+    EXPECT_EQ(spec.notes[0],
+              "n: the launch passed 18446744073709551615, above 2^63 - 1, which a spec cannot "
+              "hold");
+}
+
+}  // namespace
+}  // namespace optiml::init
