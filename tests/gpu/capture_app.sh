@@ -8,7 +8,6 @@ source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
 mkdir -p "$work/src"
 cp "$app_dir/scale_add.cu" "$work/src/"
 
