@@ -10,6 +10,15 @@ optiml=$1
 cp -r "$source_dir/tests/data/kernels/spmv_csr" "$work/spmv"
 spec=$work/spmv/spmv_csr.optiml.json
 key() { "$optiml" cache key --spec "$1" --arch 90; }
+# rejected SPEC LOG WHAT PATTERN MESSAGE: `optiml cache key` of SPEC fails with a line matching
+# PATTERN in its output (kept in LOG).
+rejected() {
+    local status=0
+    key "$1" >"$2" 2>&1 || status=$?
+    cat "$2"
+    [[ $status -ne 0 ]] || fail "$3 was accepted"
+    assert_matches "$2" "$4" "$5"
+}
 
 key1=$(key "$spec") || fail "optiml cache key failed on $spec"
 [[ $key1 =~ ^[0-9a-f]{64}$ ]] || fail "not a key: $key1"
@@ -28,11 +37,7 @@ key3=$(key "$spec")
 
 # A generator that does not exist: rejected at load, naming the spec, the field and the fix.
 sed 's|"source": "make_csr.cpp"|"source": "gen/missing.cpp"|' "$spec" >"$work/spmv/missing.optiml.json"
-status=0
-key "$work/spmv/missing.optiml.json" >"$work/missing.log" 2>&1 || status=$?
-cat "$work/missing.log"
-[[ $status -ne 0 ]] || fail "a missing generator source was accepted"
-assert_matches "$work/missing.log" \
+rejected "$work/spmv/missing.optiml.json" "$work/missing.log" "a missing generator source" \
     "missing.optiml.json: arguments\\[2\\]\\.fill\\.source: \"gen/missing.cpp\" not found" \
     "the error does not name the spec file and the field"
 
@@ -59,11 +64,7 @@ printf '\001' | dd of="$work/scale/data/x.bin" bs=1 seek=100 conv=notrunc status
 file_key2=$(key "$work/scale/scale.optiml.json")
 [[ $file_key2 != "$file_key1" ]] || fail "the key did not change with the data file's bytes"
 head -c 4000 /dev/zero >"$work/scale/data/x.bin"
-status=0
-key "$work/scale/scale.optiml.json" >"$work/count.log" 2>&1 || status=$?
-cat "$work/count.log"
-[[ $status -ne 0 ]] || fail "a data file of the wrong size was accepted"
-assert_matches "$work/count.log" \
+rejected "$work/scale/scale.optiml.json" "$work/count.log" "a data file of the wrong size" \
     "scale.optiml.json: arguments\\[1\\]\\.count: 'n' is 1024 .* but data/x.bin holds 1000 elements" \
     "the error does not name the argument, its count and the file's"
 echo "PASSED: generator and data-file fills key and validate through optiml"
