@@ -71,6 +71,8 @@ std::string compute_key(const KeyInputs& inputs) {
     }
     for (const SourceFile& source : inputs.sources) check_source_path(source);
     for (const SourceFile& source : inputs.compare_sources) check_source_path(source);
+    for (const auto& generator : inputs.generator_sources)
+        for (const SourceFile& source : generator) check_source_path(source);
 
     detail::Sha256 hash;
     hash_field(hash, "schema", std::to_string(kSchemaVersion));
@@ -95,6 +97,8 @@ std::string compute_key(const KeyInputs& inputs) {
         hash_field(hash, "llm.model", inputs.llm.model);
         for (const std::string& prompt : inputs.llm.prompts) hash_field(hash, "llm.prompt", prompt);
     }
+    for (const auto& generator : inputs.generator_sources)
+        hash_sources(hash, "generator", generator);
     return hash.hex_digest();
 }
 

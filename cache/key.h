@@ -49,6 +49,9 @@ struct KeyInputs {
     // The spec's "file" fills, in the spec's order (arguments, then constants); empty without
     // any (hashed only when present, so other keys did not change).
     std::vector<DataFileDigest> data_files;
+    // The spec's input generators ("generator" fills), each its source first, then every header
+    // it includes; empty without any (hashed only when present, so other keys did not change).
+    std::vector<std::vector<SourceFile>> generator_sources;
     // The user's target's own device flags, as the build compiles the kernel (-D, -std=, -G,
     // --use_fast_math, -Xptxas=..., include folders inside the project relative to its source
     // root, -rdc=true), in order; empty without them (hashed only when present, so keys of builds

@@ -369,7 +369,8 @@ function(optiml_optimize_kernel target)
     list(APPEND remote_args --trusted-keys "${keys_file}")
   endforeach()
 
-  # A spec's comparison function (check.compare) is compiled with the project's C++ compiler;
+  # A spec's comparison function (check.compare) and input generators are compiled with the
+  # project's C++ compiler;
   # without the CXX language the driver's default, `c++`, is used.
   set(compiler_args "")
   if(CMAKE_CXX_COMPILER)

@@ -81,8 +81,8 @@ void add_build_command(CLI::App& app) {
         ->check(CLI::IsMember(search::strategy_names()));
     command
         ->add_option("--host-compiler", options->host_compiler,
-                     "C++ compiler for the spec's check.compare function (CMake passes "
-                     "CMAKE_CXX_COMPILER)")
+                     "C++ compiler for the spec's check.compare function and input generators "
+                     "(CMake passes CMAKE_CXX_COMPILER)")
         ->capture_default_str();
     command->add_option("--manifest", options->manifest,
                         "Write this kernel's build manifest file here (what `optiml retune` "

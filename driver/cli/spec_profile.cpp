@@ -11,6 +11,7 @@
 #include "driver/profile/profile_client.h"
 #include "driver/profile/variant_evidence.h"
 #include "driver/tune/candidate_evaluator.h"
+#include "driver/tune/compare_build.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
 
@@ -104,9 +105,12 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
         launch = tune::write_launch(spec, config, variant, scratch.path() / "variant.cubin");
     }
 
-    // Fixed inputs (seed base 0), so that an outside profiler sees the same data on a rerun.
-    measure::RemoteSession session(measure::default_worker_path(), device.index,
-                                   measure::make_problem(spec), original_launch);
+    // Fixed inputs (seed base 0), so that an outside profiler sees the same data on a rerun; the
+    // spec's comparison function and generators built with the default host compiler.
+    measure::Problem problem = measure::make_problem(spec);
+    tune::build_host_functions(spec, "c++", scratch.path() / "host_functions", problem);
+    measure::RemoteSession session(measure::default_worker_path(), device.index, problem,
+                                   original_launch);
     session.start();
     const measure::Measurement timed =
         session.evaluate(launch, measure::TimingSpec{}, std::chrono::minutes(5));

@@ -76,7 +76,7 @@ void add_tune_command(CLI::App& app) {
     command->add_option("--budget-seconds", options->seconds, "Override the spec's budget");
     command
         ->add_option("--host-compiler", options->host_compiler,
-                     "C++ compiler for the spec's check.compare function")
+                     "C++ compiler for the spec's check.compare function and input generators")
         ->capture_default_str();
     command
         ->add_option("--reference", options->reference,

@@ -9,6 +9,7 @@
 
 #include "driver/measure/compare.h"
 #include "driver/measure/protocol.h"
+#include "driver/measure/shared_library.h"
 
 namespace optiml::measure {
 
@@ -17,9 +18,6 @@ class CompareLibrary {
     // Throws std::runtime_error naming `library` and `source_name` (the spec's path of the
     // source) when it cannot be loaded or does not define optiml_compare.
     CompareLibrary(const std::string& library, std::string source_name);
-    ~CompareLibrary();
-    CompareLibrary(const CompareLibrary&) = delete;
-    CompareLibrary& operator=(const CompareLibrary&) = delete;
 
     // nullopt when the function accepts `actual` for the output `output` (a pointer argument of
     // `arguments`); otherwise why not, in the function's words. Scalars are passed with the
@@ -31,8 +29,7 @@ class CompareLibrary {
     const std::string& source_name() const { return source_name_; }
 
   private:
-    void* handle_ = nullptr;
-    void* function_ = nullptr;
+    SharedLibrary library_;
     std::string source_name_;
 };
 

@@ -14,6 +14,7 @@
 #include "driver/measure/input_rotation.h"
 #include "driver/measure/read_flush.h"
 #include "driver/measure/statistics.h"
+#include "driver/measure/trial_inputs.h"
 #include "driver/measure/two_runs.h"
 
 namespace optiml::measure {
@@ -71,10 +72,12 @@ struct DeviceBuffer {
 };
 
 // One set of inputs: every non-output pointer's initial contents, on the host (to check that
-// read-only inputs come back unchanged) and on the device (restores cost a device copy).
+// read-only inputs come back unchanged) and on the device (restores cost a device copy); and the
+// __constant__ symbols' contents (a generator's differ from trial to trial).
 struct InputSet {
     std::vector<std::string> host;
     std::vector<DeviceBuffer> device;
+    std::vector<std::string> constants;
 };
 
 void read_clocks(CUdevice device, Measurement& m) {
@@ -125,7 +128,7 @@ struct GpuSession::State {
     std::vector<std::string> scalars;                 // bytes of each scalar argument
     std::vector<InputSet> trials;                     // the inputs of each correctness trial
     std::vector<std::vector<std::string>> reference;  // original's outputs, per trial
-    std::vector<std::string> constant_values;         // host bytes of each __constant__ symbol
+    std::unique_ptr<TrialInputs> fills;               // draws each trial's inputs
     LaunchSpec original_launch;
     std::unique_ptr<LoadedKernel> original;
     DeviceBuffer flush;                       // twice the L2 size, clean: only ever read
@@ -168,12 +171,13 @@ struct GpuSession::State {
 
     InputSet make_inputs(std::uint64_t seed_offset) {
         InputSet set;
-        set.host.resize(buffers.size());
+        HostInputs host = fills->make(seed_offset);
+        set.host = std::move(host.arguments);
+        set.constants = std::move(host.constants);
         set.device.resize(buffers.size());
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             const auto& a = argument(i);
             if (!a.is_pointer || a.role == spec::Role::Output) continue;
-            set.host[i] = make_filled_buffer(a.type, a.fill, a.count, seed_offset);
             set.device[i].bytes = buffers[i].bytes;
             check(cuMemAlloc(&set.device[i].ptr, set.device[i].bytes), "cuMemAlloc");
             check(cuMemcpyHtoD(set.device[i].ptr, set.host[i].data(), set.host[i].size()),
@@ -220,19 +224,29 @@ struct GpuSession::State {
             r = cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                    static_cast<int>(launch.shared_memory_bytes));
         for (std::size_t c = 0; r == CUDA_SUCCESS && c < problem.constants.size(); ++c) {
-            CUdeviceptr symbol = 0;
-            std::size_t bytes = 0;
-            r = cuModuleGetGlobal(&symbol, &bytes, kernel.module,
+            LoadedKernel::Symbol symbol;
+            r = cuModuleGetGlobal(&symbol.ptr, &symbol.bytes, kernel.module,
                                   problem.constants[c].name.c_str());
             if (r != CUDA_SUCCESS) {
                 why = "__constant__ symbol '" + problem.constants[c].name + "' not found";
                 break;
             }
-            r = cuMemcpyHtoD(symbol, constant_values[c].data(),
-                             std::min(bytes, constant_values[c].size()));
+            kernel.constants.push_back(symbol);
         }
+        if (r == CUDA_SUCCESS) r = set_constants(kernel, trials[0]);
         if (r != CUDA_SUCCESS && why.empty()) why = error_text(r);
         return r;
+    }
+
+    // The module's __constant__ symbols as `inputs` has them.
+    CUresult set_constants(const LoadedKernel& kernel, const InputSet& inputs) {
+        for (std::size_t c = 0; c < kernel.constants.size(); ++c) {
+            const std::string& bytes = inputs.constants[c];
+            CUresult r = cuMemcpyHtoD(kernel.constants[c].ptr, bytes.data(),
+                                      std::min(kernel.constants[c].bytes, bytes.size()));
+            if (r != CUDA_SUCCESS) return r;
+        }
+        return CUDA_SUCCESS;
     }
 
     // A candidate's module, once the reference exists; otherwise the failure that ends its turn.
@@ -259,11 +273,13 @@ struct GpuSession::State {
                               launch.shared_memory_bytes, stream, params.data(), nullptr);
     }
 
-    // One run on freshly reset buffers; copies back every pointer argument.
-    CUresult run_and_read(const LaunchSpec& launch, CUfunction function, const InputSet& inputs,
-                          unsigned char poison, std::vector<std::string>& contents) {
+    // One run on freshly reset buffers and constants; copies back every pointer argument.
+    CUresult run_and_read(const LaunchSpec& launch, const LoadedKernel& kernel,
+                          const InputSet& inputs, unsigned char poison,
+                          std::vector<std::string>& contents) {
         CUresult r = reset_buffers(inputs, poison);
-        if (r == CUDA_SUCCESS) r = launch_once(launch, function);
+        if (r == CUDA_SUCCESS) r = set_constants(kernel, inputs);
+        if (r == CUDA_SUCCESS) r = launch_once(launch, kernel.function);
         if (r == CUDA_SUCCESS) r = cuStreamSynchronize(stream);
         contents.resize(buffers.size());
         for (std::size_t i = 0; r == CUDA_SUCCESS && i < buffers.size(); ++i) {
@@ -297,13 +313,13 @@ struct GpuSession::State {
     }
 
     // Every correctness check, in order; nullopt when the variant passes them all.
-    std::optional<Measurement> verify(const LaunchSpec& launch, CUfunction function) {
+    std::optional<Measurement> verify(const LaunchSpec& launch, const LoadedKernel& kernel) {
         std::vector<std::string>& run_a = host_a;
         std::vector<std::string>& run_b = host_b;
-        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonA, run_a);
+        if (CUresult r = run_and_read(launch, kernel, trials[0], kPoisonA, run_a);
             r != CUDA_SUCCESS)
             return launch_failure(r, "verification run");
-        if (CUresult r = run_and_read(launch, function, trials[0], kPoisonB, run_b);
+        if (CUresult r = run_and_read(launch, kernel, trials[0], kPoisonB, run_b);
             r != CUDA_SUCCESS)
             return launch_failure(r, "verification run");
         for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -319,7 +335,7 @@ struct GpuSession::State {
         }
         if (auto verdict = judge(run_a, reference[0], trials[0], " (trial 1)")) return verdict;
         for (std::size_t t = 1; t < trials.size(); ++t) {
-            if (CUresult r = run_and_read(launch, function, trials[t], kPoisonA, run_a);
+            if (CUresult r = run_and_read(launch, kernel, trials[t], kPoisonA, run_a);
                 r != CUDA_SUCCESS)
                 return launch_failure(r, "verification run");
             if (auto verdict =
@@ -353,10 +369,12 @@ struct GpuSession::State {
 
     // Interleaved timed runs of each kernel (the challenger first in even rounds, last in odd
     // ones), until every median is known to `relative_ci`, or a run or time cap is reached.
-    // Each run starts with a cold L2 as `timing` says; `how` records the method used.
-    CUresult time_interleaved(const std::vector<std::pair<const LaunchSpec*, CUfunction>>& kernels,
-                              const TimingSpec& timing, std::vector<std::vector<double>>& times,
-                              Measurement& how) {
+    // Each run starts with a cold L2 as `timing` says; `how` records the method used. The runs
+    // see one trial's inputs, every kernel's constants set to that trial's: the rotated copies
+    // are the first trial's, the own buffers keep the last trial's that verification left.
+    CUresult time_interleaved(
+        const std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>>& kernels,
+        const TimingSpec& timing, std::vector<std::vector<double>>& times, Measurement& how) {
         times.assign(kernels.size(), {});
         if (timing.rotate_inputs)
             if (CUresult r = ensure_rotation(); r != CUDA_SUCCESS) return r;
@@ -364,10 +382,13 @@ struct GpuSession::State {
         const bool flush_each = !rotating && (timing.flush_l2 || timing.rotate_inputs);
         how.cold_cache = rotating ? "rotate" : flush_each ? "flush" : "none";
         how.input_copies = rotating ? rotating->copies() : 0;
+        const InputSet& timed = rotating ? trials[0] : trials.back();
+        for (const auto& [launch, kernel] : kernels)
+            if (CUresult r = set_constants(*kernel, timed); r != CUDA_SUCCESS) return r;
         // A run's pointers: the next copy, or the own buffers with their inouts restored.
         const auto prepare = [&](const std::vector<CUdeviceptr>*& pointers) {
             pointers = rotating ? &rotating->next() : nullptr;
-            return rotating ? CUDA_SUCCESS : restore_inouts(trials[0]);
+            return rotating ? CUDA_SUCCESS : restore_inouts(timed);
         };
         const auto finish = [&] {
             return rotating ? rotating->restore_last(stream) : CUDA_SUCCESS;
@@ -377,9 +398,9 @@ struct GpuSession::State {
             if (CUresult r = flush_l2(); r != CUDA_SUCCESS) return r;
         const std::vector<CUdeviceptr>* pointers = nullptr;
         for (int w = 0; w < timing.warmup; ++w)
-            for (const auto& [launch, function] : kernels) {
+            for (const auto& [launch, kernel] : kernels) {
                 CUresult r = prepare(pointers);
-                if (r == CUDA_SUCCESS) r = launch_once(*launch, function, pointers);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, kernel->function, pointers);
                 if (r == CUDA_SUCCESS) r = finish();
                 if (r != CUDA_SUCCESS) return r;
             }
@@ -387,11 +408,11 @@ struct GpuSession::State {
         for (int round = 0; round < timing.max_runs; ++round) {
             for (std::size_t k = 0; k < kernels.size(); ++k) {
                 const std::size_t which = round % 2 ? kernels.size() - 1 - k : k;
-                const auto& [launch, function] = kernels[which];
+                const auto& [launch, kernel] = kernels[which];
                 CUresult r = prepare(pointers);
                 if (r == CUDA_SUCCESS && flush_each) r = flush_l2();
                 if (r == CUDA_SUCCESS) r = cuEventRecord(start, stream);
-                if (r == CUDA_SUCCESS) r = launch_once(*launch, function, pointers);
+                if (r == CUDA_SUCCESS) r = launch_once(*launch, kernel->function, pointers);
                 if (r == CUDA_SUCCESS) r = cuEventRecord(stop, stream);
                 if (r == CUDA_SUCCESS) r = finish();
                 if (r == CUDA_SUCCESS) r = cuEventSynchronize(stop);
@@ -440,10 +461,9 @@ GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<St
         check(cuMemAlloc(&s.buffers[i].ptr, s.buffers[i].bytes), "cuMemAlloc");
     }
     // Trial t draws every fill with seed + seed_base + t: fresh inputs per trial and per run.
+    s.fills = std::make_unique<TrialInputs>(s.problem);
     for (int t = 0; t < std::max(1, s.problem.trials); ++t)
         s.trials.push_back(s.make_inputs(s.problem.seed_base + static_cast<std::uint64_t>(t)));
-    for (const auto& c : s.problem.constants)
-        s.constant_values.push_back(make_filled_buffer(c.type, c.fill, c.count));
 
     int l2 = 0;
     cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, s.device);
@@ -464,10 +484,9 @@ Measurement GpuSession::run_reference(const LaunchSpec& launch) {
         return failed("load_error", why, is_sticky(r));
     s.reference.assign(s.trials.size(), {});
     for (std::size_t t = 0; t < s.trials.size(); ++t)
-        if (CUresult r =
-                s.run_and_read(launch, s.original->function, s.trials[t], kPoisonA, s.reference[t]);
+        if (CUresult r = s.run_and_read(launch, *s.original, s.trials[t], kPoisonA, s.reference[t]);
             r != CUDA_SUCCESS)
-            return s.launch_failure(r, "original kernel");
+            return s.launch_failure(r, "original kernel, trial " + std::to_string(t + 1));
     Measurement m;
     m.ok = true;
     m.status = "ok";
@@ -484,19 +503,19 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     // last trial's inputs, as verification here would have left them for the timed runs.
     const auto verify_start = std::chrono::steady_clock::now();
     if (!verified) {
-        if (auto verdict = s.verify(launch, kernel.function)) return *verdict;
+        if (auto verdict = s.verify(launch, kernel)) return *verdict;
     } else if (CUresult r = s.reset_buffers(s.trials.back(), kPoisonA); r != CUDA_SUCCESS) {
         return s.launch_failure(r, "input reset");
     }
     const double verify_ms = verified ? 0.0 : since_ms(verify_start);
 
     LoadedKernel incumbent_kernel;
-    std::vector<std::pair<const LaunchSpec*, CUfunction>> kernels{{&launch, kernel.function}};
+    std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>> kernels{{&launch, &kernel}};
     if (incumbent) {
         std::string why;
         if (s.load(*incumbent, incumbent_kernel, why) != CUDA_SUCCESS)
             return failed("error", "the incumbent no longer loads: " + why);
-        kernels.emplace_back(incumbent, incumbent_kernel.function);
+        kernels.emplace_back(incumbent, &incumbent_kernel);
     }
     const auto timing_start = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> times;
@@ -536,8 +555,8 @@ Measurement GpuSession::reverify(const LaunchSpec& launch, std::uint64_t seed) {
         return failed("load_error", why, is_sticky(r));
     InputSet fresh = s.make_inputs(seed);
     std::vector<std::string> expected, contents;
-    CUresult r = s.run_and_read(s.original_launch, s.original->function, fresh, kPoisonA, expected);
-    if (r == CUDA_SUCCESS) r = s.run_and_read(launch, kernel.function, fresh, kPoisonA, contents);
+    CUresult r = s.run_and_read(s.original_launch, *s.original, fresh, kPoisonA, expected);
+    if (r == CUDA_SUCCESS) r = s.run_and_read(launch, kernel, fresh, kPoisonA, contents);
     std::optional<Measurement> verdict;
     if (r != CUDA_SUCCESS)
         verdict = s.launch_failure(r, "re-verification run");
@@ -556,7 +575,7 @@ Measurement GpuSession::verify(const LaunchSpec& launch) {
     LoadedKernel kernel;
     if (auto failure = s.load_candidate(launch, kernel)) return *failure;
     const auto verify_start = std::chrono::steady_clock::now();
-    if (auto verdict = s.verify(launch, kernel.function)) return *verdict;
+    if (auto verdict = s.verify(launch, kernel)) return *verdict;
     Measurement m;
     m.ok = true;
     m.status = "ok";

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cuda.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,11 @@ nlohmann::json probe_devices();
 struct LoadedKernel {
     CUmodule module = nullptr;
     CUfunction function = nullptr;
+    struct Symbol {
+        CUdeviceptr ptr = 0;
+        std::size_t bytes = 0;
+    };
+    std::vector<Symbol> constants;  // each __constant__ symbol of the problem, in its order
     LoadedKernel() = default;
     LoadedKernel(const LoadedKernel&) = delete;
     LoadedKernel& operator=(const LoadedKernel&) = delete;

@@ -27,6 +27,8 @@ Problem make_problem(const spec::Spec& spec, const spec::ProblemSize* size) {
     problem.trials = spec.check.trials;
     problem.deterministic = spec.check.deterministic;
     problem.compare_source = spec.check.compare_as_written;
+    for (const spec::Generator& generator : spec.generators)
+        problem.generators.push_back({"", generator.source.as_written, generator.fills});
     return problem;
 }
 
@@ -72,6 +74,9 @@ void to_json(nlohmann::json& json, const BufferSpec& b) {
     if (b.fill.kind == spec::Fill::Kind::File)
         json["fill"]["file"] = {{"path", b.fill.file.path.string()},
                                 {"as_written", b.fill.file.as_written}};
+    if (b.fill.kind == spec::Fill::Kind::Generator)
+        json["fill"]["generator"] = {{"path", b.fill.generator.path.string()},
+                                     {"as_written", b.fill.generator.as_written}};
 }
 
 void from_json(const nlohmann::json& json, BufferSpec& b) {
@@ -89,7 +94,21 @@ void from_json(const nlohmann::json& json, BufferSpec& b) {
         b.fill.file.path = fill["file"].at("path").get<std::string>();
         b.fill.file.as_written = fill["file"].at("as_written").get<std::string>();
     }
+    if (fill.contains("generator")) {
+        b.fill.generator.path = fill["generator"].at("path").get<std::string>();
+        b.fill.generator.as_written = fill["generator"].at("as_written").get<std::string>();
+    }
     b.role = role_from(json.at("role").get<std::string>());
+}
+
+void to_json(nlohmann::json& json, const GeneratorSpec& g) {
+    json = {{"library", g.library}, {"source", g.source}, {"fills", g.fills}};
+}
+
+void from_json(const nlohmann::json& json, GeneratorSpec& g) {
+    g.library = json.at("library").get<std::string>();
+    g.source = json.at("source").get<std::string>();
+    g.fills = json.at("fills").get<std::vector<std::string>>();
 }
 
 void to_json(nlohmann::json& json, const Problem& p) {
@@ -102,6 +121,7 @@ void to_json(nlohmann::json& json, const Problem& p) {
             {"seed_base", p.seed_base},
             {"compare_library", p.compare_library},
             {"compare_source", p.compare_source}};
+    if (!p.generators.empty()) json["generators"] = p.generators;
 }
 
 void from_json(const nlohmann::json& json, Problem& p) {
@@ -113,6 +133,8 @@ void from_json(const nlohmann::json& json, Problem& p) {
     p.seed_base = json.value("seed_base", std::uint64_t{0});
     p.compare_library = json.value("compare_library", std::string{});
     p.compare_source = json.value("compare_source", std::string{});
+    if (json.contains("generators"))
+        p.generators = json["generators"].get<std::vector<GeneratorSpec>>();
 }
 
 void to_json(nlohmann::json& json, const LaunchSpec& l) {
@@ -167,13 +189,14 @@ void from_json(const nlohmann::json& json, EvaluateRequest& r) {
 }
 
 // Every field travels; readers default what an older worker did not send.
-#define OPTIML_MEASUREMENT_FIELDS(X)                                                             \
-    X(ok)                                                                                        \
-    X(status)                                                                                    \
-    X(message)                                                                                   \
-    X(fatal) X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound) \
-        X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms)   \
-            X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz)      \
+#define OPTIML_MEASUREMENT_FIELDS(X)                                                           \
+    X(ok)                                                                                      \
+    X(status)                                                                                  \
+    X(message)                                                                                 \
+    X(fatal)                                                                                   \
+    X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound)        \
+        X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) \
+            X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz)    \
                 X(cold_cache) X(input_copies)
 
 void to_json(nlohmann::json& json, const Measurement& m) {

@@ -48,6 +48,14 @@ struct BufferSpec {
     spec::Role role = spec::Role::Input;
 };
 
+// A project's input generator (optiml/generate.h), built by the driver: one call per trial fills
+// the named arguments and constants.
+struct GeneratorSpec {
+    std::string library;             // the shared object exporting optiml_generate
+    std::string source;              // the spec's path of its source, for messages
+    std::vector<std::string> fills;  // argument names in order, then constant names
+};
+
 // The problem every candidate of one kernel runs: arguments in order and __constant__ symbols.
 struct Problem {
     std::vector<BufferSpec> arguments;
@@ -60,6 +68,7 @@ struct Problem {
     // comparison of outputs, and the spec's name for its source (for messages). Empty: none.
     std::string compare_library;
     std::string compare_source;
+    std::vector<GeneratorSpec> generators;  // every library set before the worker gets it
 };
 
 struct LaunchSpec {
@@ -129,6 +138,8 @@ TimingSpec make_timing(const spec::Spec& spec);
 
 void to_json(nlohmann::json& json, const BufferSpec& buffer);
 void from_json(const nlohmann::json& json, BufferSpec& buffer);
+void to_json(nlohmann::json& json, const GeneratorSpec& generator);
+void from_json(const nlohmann::json& json, GeneratorSpec& generator);
 void to_json(nlohmann::json& json, const Problem& problem);
 void from_json(const nlohmann::json& json, Problem& problem);
 void to_json(nlohmann::json& json, const LaunchSpec& launch);

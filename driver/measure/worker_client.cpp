@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "driver/measure/generator_library.h"
+
 namespace optiml::measure {
 namespace fs = std::filesystem;
 namespace {
@@ -193,6 +195,18 @@ DeviceProbe probe_devices(const fs::path& worker) {
     return probe;
 }
 
+namespace {
+
+// "make_csr.cpp (fills row_ptr, col_idx); other.cpp (fills t)".
+std::string describe_generators(const Problem& problem) {
+    std::string text;
+    for (const GeneratorSpec& generator : problem.generators)
+        text += (text.empty() ? "" : "; ") + describe(generator);
+    return text;
+}
+
+}  // namespace
+
 RemoteSession::RemoteSession(fs::path worker, int device, Problem problem, LaunchSpec original)
     : process_(std::move(worker)),
       device_(device),
@@ -217,12 +231,25 @@ bool RemoteSession::set_up(int index, const Problem& problem, const LaunchSpec& 
     if (!reply.received || !reply.json.value("ok", false)) {
         why = "worker setup failed" + at + ": " +
               (reply.received ? reply.json.value("message", "") : reply.failure);
+        // A worker that died while filling buffers: a project generator crashed in it.
+        if (!reply.received && !problem.generators.empty())
+            why += " (the worker runs the spec's input generators while it fills the buffers: " +
+                   describe_generators(problem) + ")";
         return false;
     }
     reply = process_.request(reference, setup_timeout);
     if (!reply.received || !reply.json.value("ok", false)) {
-        why = "the original kernel failed" + at + ": " +
-              (reply.received ? reply.json.value("message", "") : reply.failure);
+        const std::string failure =
+            reply.received ? reply.json.value("message", "") : reply.failure;
+        // On generated inputs the original kernel is the judge of the data, not a candidate:
+        // its failure says the generator breaks an invariant the kernel relies on.
+        if (problem.generators.empty())
+            why = "the original kernel failed" + at + ": " + failure;
+        else
+            why = "the inputs the spec's generator made break the original kernel (" +
+                  describe_generators(problem) + at + ": " + failure +
+                  "); fix the generator so that its data meets the kernel's invariants (indices "
+                  "in range, sizes that agree), or the kernel";
         return false;
     }
     return true;

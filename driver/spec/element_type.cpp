@@ -74,6 +74,8 @@ std::string to_string(Fill::Kind kind) {
             return "iota";
         case Fill::Kind::File:
             return "file";
+        case Fill::Kind::Generator:
+            return "generator";
     }
     return "uniform";  // unreachable
 }

@@ -49,7 +49,7 @@ std::optional<ElementType> parse_element_type(std::string_view name);
 bool is_signed_integer(ElementType type);
 
 struct Fill {
-    enum class Kind { Uniform, Normal, Constant, Iota, File };
+    enum class Kind { Uniform, Normal, Constant, Iota, File, Generator };
     Kind kind = Kind::Uniform;
     double a = 0.0;  // uniform: min; normal: mean; constant: value; iota: start
     double b = 1.0;  // uniform: max; normal: stddev; iota: step
@@ -59,12 +59,15 @@ struct Fill {
         std::filesystem::path path;  // absolute
         std::string as_written;      // relative to the spec file, as in the JSON
     } file;
+    // Generator: the project's C++ source defining optiml_generate (optiml/generate.h); one call
+    // fills every entry whose fill names the same source.
+    DataPath generator;
 };
 
 enum class Role { Input, Output, InOut };
 
-// Names as written in specs: "uniform", "normal", "constant", "iota", "file"; "input", "output",
-// "inout".
+// Names as written in specs: "uniform", "normal", "constant", "iota", "file", "generator";
+// "input", "output", "inout".
 std::string to_string(Fill::Kind kind);
 std::string to_string(Role role);
 
@@ -101,6 +104,12 @@ struct ConstantSymbol {  // a __constant__ array filled before every launch
     ElementType type = ElementType::Float32;
     expr::Expr count;
     Fill fill;
+};
+
+// A project's input generator and the entries one call of it fills (Spec::generators).
+struct Generator {
+    Fill::DataPath source;
+    std::vector<std::string> fills;  // argument names in the kernel's order, then constants'
 };
 
 struct Launch {
@@ -180,6 +189,9 @@ struct Spec {
     std::vector<Parameter> parameters;
     std::vector<expr::Expr> constraints;  // a configuration is valid when all are non-zero
     std::vector<ConstantSymbol> constants;
+    // Derived from the "generator" fills of arguments and constants: one per source, in the order
+    // of first use.
+    std::vector<Generator> generators;
     std::vector<std::string> nvrtc_options;
     std::string compiler = "auto";          // one of kCompilers
     std::vector<std::string> include_dirs;  // relative to the spec file, as written

@@ -20,6 +20,8 @@ json fill_json(const Fill& fill) {
             return {{"kind", "iota"}, {"start", fill.a}, {"step", fill.b}};
         case Fill::Kind::File:  // the file's bytes enter the cache key beside the spec
             return {{"kind", "file"}, {"path", fill.file.as_written}};
+        case Fill::Kind::Generator:  // the source's text enters the cache key beside the spec
+            return {{"kind", "generator"}, {"source", fill.generator.as_written}};
     }
     return nullptr;  // unreachable: every kind is handled above
 }

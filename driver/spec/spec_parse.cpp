@@ -142,7 +142,7 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed,
                const std::filesystem::path& base) {
     field.expect_object(
         "an object such as {\"kind\": \"uniform\", \"min\": -1, \"max\": 1, \"seed\": 1}");
-    const char* const kinds = "one of uniform, normal, constant, iota or file";
+    const char* const kinds = "one of uniform, normal, constant, iota, file or generator";
     const Field kind_field = field.required("kind", kinds);
     const std::string kind = kind_field.string(kinds);
     Fill fill;
@@ -180,6 +180,15 @@ Fill read_fill(const Field& field, ElementType type, std::uint64_t default_seed,
             field.required("path", std::string("a raw or .npy data file, ") + kRelativePath), base,
             false);
         fill.file.path = (base / fill.file.as_written).lexically_normal();
+    } else if (kind == "generator") {
+        // No seed: the generator gets each trial's own, and several entries share one call.
+        field.allow_only({"kind", "source"});
+        fill.kind = Fill::Kind::Generator;
+        fill.generator.as_written = read_relative_path(
+            field.required("source",
+                           std::string("a C++ source defining optiml_generate, ") + kRelativePath),
+            base, false);
+        fill.generator.path = (base / fill.generator.as_written).lexically_normal();
     } else {
         kind_field.fail("unknown fill kind \"" + kind + "\"", kinds);
     }
@@ -253,8 +262,9 @@ Argument read_argument(const Field& field, std::size_t index, const std::filesys
 }
 
 LaunchArgument read_launch_argument(const Field& field) {
-    field.expect_object("an object with name, type and value, e.g. {\"name\": \"height\", "
-                        "\"type\": \"int32\", \"value\": 1024}");
+    field.expect_object(
+        "an object with name, type and value, e.g. {\"name\": \"height\", "
+        "\"type\": \"int32\", \"value\": 1024}");
     field.allow_only({"name", "type", "value"});
     LaunchArgument argument;
     argument.name = read_declared_name(field.required("name", kIdentifier));
@@ -358,7 +368,6 @@ ConstantSymbol read_constant(const Field& field, std::size_t index,
     }
     return constant;
 }
-
 
 std::vector<std::string> read_nvrtc_options(const Field& field,
                                             const std::vector<Parameter>& parameters) {
@@ -520,6 +529,23 @@ std::string read_compiler(const Field& field) {
     return name;
 }
 
+// One generator per source the fills name, with the entries it fills, in the spec's order.
+std::vector<Generator> collect_generators(const Spec& spec) {
+    std::vector<Generator> generators;
+    const auto add = [&](const std::string& name, const Fill& fill) {
+        if (fill.kind != Fill::Kind::Generator) return;
+        auto same = std::find_if(generators.begin(), generators.end(), [&](const Generator& g) {
+            return g.source.path == fill.generator.path;
+        });
+        if (same == generators.end()) same = generators.insert(same, {fill.generator, {}});
+        same->fills.push_back(name);
+    };
+    for (const Argument& argument : spec.arguments)
+        if (argument.is_pointer && argument.role != Role::Output) add(argument.name, argument.fill);
+    for (const ConstantSymbol& constant : spec.constants) add(constant.name, constant.fill);
+    return generators;
+}
+
 template <typename T, typename Read>
 std::vector<T> read_list(const Field& root, std::string_view key, const std::string& expected,
                          Read read) {
@@ -536,8 +562,8 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
     const Field root(json, "", file_label);
     root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch_arguments",
-                     "launch", "parameters", "constraints", "constants", "nvrtc_options", "compiler",
-                     "check", "timing", "budget"});
+                     "launch", "parameters", "constraints", "constants", "nvrtc_options",
+                     "compiler", "check", "timing", "budget"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
@@ -590,6 +616,7 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
         spec.timing = read_timing(*timing);
     if (const std::optional<Field> budget = root.optional("budget"))
         spec.budget = read_budget(*budget);
+    spec.generators = collect_generators(spec);
 }
 
 }  // namespace optiml::spec::detail

@@ -152,6 +152,7 @@ void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSp
         problem.seed_base = main.seed_base;
         problem.compare_library = main.compare_library;
         problem.compare_source = main.compare_source;
+        problem.generators = main.generators;  // the same libraries: built once
         LaunchSpec launch = make_launch(spec, spec.default_config(), &size);
         launch.symbol = original.symbol;
         launch.image_path = original.image_path;

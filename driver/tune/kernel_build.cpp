@@ -76,6 +76,8 @@ std::string depfile_text(const fs::path& target, const spec::Spec& spec,
     text += " \\\n  " + escape(spec.file.string());
     for (const auto& file : sources.files) text += " \\\n  " + escape(file.path.string());
     for (const auto& file : sources.compare_files) text += " \\\n  " + escape(file.path.string());
+    for (const auto& generator : sources.generator_files)
+        for (const auto& file : generator) text += " \\\n  " + escape(file.path.string());
     for (const auto& data : sources.data_files) text += " \\\n  " + escape(data.path.string());
     return text + "\n";
 }

@@ -33,10 +33,13 @@ KernelSources scan_sources(const spec::Spec& spec) {
     dirs.insert(dirs.end(), spec.target.project_include_dirs.begin(),
                 spec.target.project_include_dirs.end());
     KernelSources sources{
-        compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}, {}};
+        compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}, {}, {}};
     if (!spec.check.compare.empty())
         sources.compare_files = compile::scan_includes(
             spec.check.compare, {spec.check.compare.parent_path()}, spec.file.parent_path());
+    for (const auto& generator : spec.generators)
+        sources.generator_files.push_back(compile::scan_includes(
+            generator.source.path, {generator.source.path.parent_path()}, spec.file.parent_path()));
     for (const auto& argument : spec.arguments)
         if (argument.is_pointer && argument.role != spec::Role::Output)
             add_data_file(argument.fill, sources);
@@ -66,6 +69,11 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     inputs.arch = arch_name(arch);
     for (const auto& file : sources.compare_files)
         inputs.compare_sources.push_back({file.relative_path, file.contents});
+    for (const auto& generator : sources.generator_files) {
+        inputs.generator_sources.emplace_back();
+        for (const auto& file : generator)
+            inputs.generator_sources.back().push_back({file.relative_path, file.contents});
+    }
     if (choose_compiler(spec, arch).backend == compile::Backend::Nvcc) {
         inputs.compiler = "nvcc";
         inputs.compiler_version = compile::nvcc_version();
@@ -89,6 +97,10 @@ nlohmann::json key_summary(const cache::KeyInputs& inputs) {
     for (const auto& source : inputs.compare_sources)
         summary["compare_sources"].push_back(
             {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
+    for (const auto& generator : inputs.generator_sources)
+        for (const auto& source : generator)
+            summary["generator_sources"].push_back(
+                {{"path", source.relative_path}, {"sha256", cache::sha256_hex(source.contents)}});
     for (const auto& data : inputs.data_files)
         summary["data_files"].push_back({{"path", data.relative_path}, {"sha256", data.sha256}});
     if (!inputs.build_options.empty()) summary["build_options"] = inputs.build_options;

@@ -19,6 +19,9 @@ struct KernelSources {
     std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
     // The spec's comparison function (check.compare) first, then its local headers; or none.
     std::vector<compile::ScannedFile> compare_files;
+    // Each of the spec's input generators (spec.generators' order): its source first, then its
+    // local headers.
+    std::vector<std::vector<compile::ScannedFile>> generator_files;
     // The files the spec's "file" fills read, in the spec's order, with their SHA-256.
     struct DataFile {
         std::filesystem::path path;  // absolute

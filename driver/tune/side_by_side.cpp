@@ -48,9 +48,7 @@ measure::Measurement time_side_by_side(const spec::Spec& spec, const measure::De
         write_launch(spec, spec.default_config(), original, scratch.path() / "original.cubin");
     measure::Problem problem = measure::make_problem(spec);
     problem.seed_base = std::random_device{}() % 1000000;  // inputs neither binary has seen
-    if (!spec.check.compare.empty())
-        problem.compare_library =
-            build_compare_library(spec, host_compiler, scratch.path() / "compare").string();
+    build_host_functions(spec, host_compiler, scratch.path() / "host_functions", problem);
     measure::RemoteSession session(measure::default_worker_path(), device.index, problem,
                                    original_launch);
     session.start();

@@ -66,6 +66,8 @@ nlohmann::json verification_json(const spec::Spec& spec, const measure::Problem&
         for (const auto& size : spec.check.extra_sizes) out["extra_sizes"].push_back(size.scalars);
     }
     if (!spec.check.compare_as_written.empty()) out["compare"] = spec.check.compare_as_written;
+    for (const auto& generator : problem.generators)
+        out["generators"].push_back({{"source", generator.source}, {"fills", generator.fills}});
     return out;
 }
 
@@ -181,10 +183,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
     measure::Problem problem = measure::make_problem(spec);
     problem.seed_base = std::random_device{}() % 1000000;
-    if (!spec.check.compare.empty()) {
-        problem.compare_library =
-            build_compare_library(spec, request.host_compiler, scratch.path() / "compare").string();
-    }
+    build_host_functions(spec, request.host_compiler, scratch.path() / "host_functions", problem);
     measure::RemoteSession session(measure::default_worker_path(), request.device.index, problem,
                                    original_launch);
     tune::add_extra_sizes(spec, problem, original_launch, session);

@@ -13,14 +13,9 @@ source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/tune_run.sh"
 for kernel in partial_sums partial_sums_elementwise; do
-  out=$work/$kernel
-  mkdir -p "$out"
-  echo "== $kernel: optiml tune"
-  timeout --kill-after=10 300 "$optiml" tune --spec "$planted/$kernel.optiml.json" \
-    --cache-dir "$out/cache" --host-compiler "$compiler" >"$out/tune.log" 2>&1
-  echo $? >"$out/exit_status"
-  tail -n 3 "$out/tune.log"
+  tune_run "$optiml" "$planted/$kernel.optiml.json" "$work/$kernel" "$compiler"
 done
 
 echo

@@ -15,6 +15,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from judge_runs import report  # noqa: E402  (tests/gpu/judge_runs.py)
+
 
 def all_configurations(spec):
     names = [p["name"] for p in spec["parameters"]]
@@ -85,15 +88,9 @@ def main(argv):
     if len(argv) != 3:
         raise SystemExit(__doc__)
     spec_dir, result_dir = argv[1:]
-    failed = 0
-    for name, judge in (("with check.compare", judge_with_compare), ("element-wise", judge_element_wise)):
-        problems = judge(spec_dir, result_dir)
-        print(f"{'FAILED' if problems else 'passed'} partial_sums {name}")
-        for problem in problems:
-            print(f"  {problem}")
-        failed += 1 if problems else 0
-    print(f"{2 - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return report([(f"partial_sums {name}", judge(spec_dir, result_dir))
+                   for name, judge in (("with check.compare", judge_with_compare),
+                                       ("element-wise", judge_element_wise))])
 
 
 if __name__ == "__main__":

@@ -79,9 +79,11 @@ TEST_F(CompareLibraryTest, ALibraryWithoutTheFunctionIsAClearError) {
         CompareLibrary compare(library("no_compare"), "checks/no_compare.cpp");
         FAIL() << "loaded";
     } catch (const std::runtime_error& e) {
-        EXPECT_EQ(
-            std::string(e.what()).rfind("checks/no_compare.cpp does not define optiml_compare", 0),
-            0u)
+        EXPECT_EQ(std::string(e.what()).rfind(
+                      "the comparison function of checks/no_compare.cpp does not define "
+                      "optiml_compare; expected extern \"C\" int optiml_compare(",
+                      0),
+                  0u)
             << e.what();
     }
 }

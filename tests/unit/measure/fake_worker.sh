@@ -39,7 +39,12 @@ while IFS= read -r line; do
       else
         echo '{"ok":true}'
       fi ;;
-    *'"op":"reference"'*) echo '{"ok":true}' ;;
+    *'"op":"reference"'*)  # $FAKE_REFERENCE_FAILURE: the original kernel fails with it
+      if [[ -n ${FAKE_REFERENCE_FAILURE:-} ]]; then
+        echo "{\"ok\":false,\"status\":\"launch_error\",\"message\":\"$FAKE_REFERENCE_FAILURE\",\"fatal\":true}"
+        exit 3
+      fi
+      echo '{"ok":true}' ;;
     *'"symbol":"crash"'*) exit 9 ;;
     *'"symbol":"hang"'*) sleep 30 ;;
     *'"symbol":"sticky"'*) echo '{"ok":false,"status":"launch_error","message":"CUDA_ERROR_ILLEGAL_ADDRESS","fatal":true}'; exit 3 ;;

@@ -22,7 +22,7 @@ std::vector<T> as(const std::string& bytes) {
 }
 
 TEST(Fill, UniformIsDeterministicPerSeedAndWithinRange) {
-    const spec::Fill fill{Kind::Uniform, -2.0, 3.0, 42, {}};
+    const spec::Fill fill{Kind::Uniform, -2.0, 3.0, 42, {}, {}};
     const auto a = make_filled_buffer(ElementType::Float32, fill, 1000);
     EXPECT_EQ(a, make_filled_buffer(ElementType::Float32, fill, 1000));
     EXPECT_NE(a, make_filled_buffer(ElementType::Float32, fill, 1000, 1))
@@ -35,7 +35,7 @@ TEST(Fill, UniformIsDeterministicPerSeedAndWithinRange) {
 
 TEST(Fill, NormalHasRoughlyTheRequestedMoments) {
     const auto values = as<double>(
-        make_filled_buffer(ElementType::Float64, {Kind::Normal, 5.0, 2.0, 7, {}}, 20000));
+        make_filled_buffer(ElementType::Float64, {Kind::Normal, 5.0, 2.0, 7, {}, {}}, 20000));
     double sum = 0, squares = 0;
     for (double v : values) sum += v, squares += v * v;
     const double mean = sum / 20000.0;
@@ -44,11 +44,11 @@ TEST(Fill, NormalHasRoughlyTheRequestedMoments) {
 }
 
 TEST(Fill, ConstantAndIotaForIntegers) {
+    EXPECT_EQ(as<std::int32_t>(
+                  make_filled_buffer(ElementType::Int32, {Kind::Constant, 7, 0, 1, {}, {}}, 3)),
+              (std::vector<std::int32_t>{7, 7, 7}));
     EXPECT_EQ(
-        as<std::int32_t>(make_filled_buffer(ElementType::Int32, {Kind::Constant, 7, 0, 1, {}}, 3)),
-        (std::vector<std::int32_t>{7, 7, 7}));
-    EXPECT_EQ(
-        as<std::int64_t>(make_filled_buffer(ElementType::Int64, {Kind::Iota, 10, 3, 1, {}}, 4)),
+        as<std::int64_t>(make_filled_buffer(ElementType::Int64, {Kind::Iota, 10, 3, 1, {}, {}}, 4)),
         (std::vector<std::int64_t>{10, 13, 16, 19}));
 }
 

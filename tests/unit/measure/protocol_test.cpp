@@ -16,14 +16,14 @@ TEST(Protocol, ProblemsSurviveAJsonRoundTrip) {
                                  true,
                                  0,
                                  1024,
-                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99, {}},
+                                 {spec::Fill::Kind::Normal, 1.0, 2.0, 99, {}, {}},
                                  spec::Role::InOut});
     problem.constants.push_back({"c",
                                  spec::ElementType::UInt16,
                                  true,
                                  0,
                                  16,
-                                 {spec::Fill::Kind::Iota, 0, 1, 1, {}},
+                                 {spec::Fill::Kind::Iota, 0, 1, 1, {}, {}},
                                  spec::Role::Input});
     problem.tolerance = {1e-3, 1e-4};
     const Problem back = nlohmann::json(problem).get<Problem>();
@@ -45,6 +45,24 @@ TEST(Protocol, AFileFillTravelsAsItsPath) {
     EXPECT_EQ(back.fill.kind, spec::Fill::Kind::File);
     EXPECT_EQ(back.fill.file.path, buffer.fill.file.path);
     EXPECT_EQ(back.fill.file.as_written, "data/x.npy");
+}
+
+TEST(Protocol, GeneratorsTravelWithTheProblemAndTheirFillsAsTheSource) {
+    Problem problem;
+    problem.generators.push_back({"/tmp/build/generator0.so", "make_csr.cpp", {"a", "b"}});
+    BufferSpec buffer{"a", spec::ElementType::Int32, true, 0, 8, {}, spec::Role::Input};
+    buffer.fill.kind = spec::Fill::Kind::Generator;
+    buffer.fill.generator = {"/work/project/make_csr.cpp", "make_csr.cpp"};
+    problem.arguments.push_back(buffer);
+    const Problem back = nlohmann::json(problem).get<Problem>();
+    ASSERT_EQ(back.generators.size(), 1u);
+    EXPECT_EQ(back.generators[0].library, "/tmp/build/generator0.so");
+    EXPECT_EQ(back.generators[0].source, "make_csr.cpp");
+    EXPECT_EQ(back.generators[0].fills, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(back.arguments[0].fill.kind, spec::Fill::Kind::Generator);
+    EXPECT_EQ(back.arguments[0].fill.generator.as_written, "make_csr.cpp");
+    // Without generators the problem's JSON is what it was before they existed.
+    EXPECT_FALSE(nlohmann::json(Problem{}).contains("generators"));
 }
 
 TEST(Protocol, LaunchesAndMeasurementsSurviveAJsonRoundTrip) {

@@ -137,5 +137,35 @@ TEST_F(WorkerClientTest, AFreshWorkerGetsEveryProblemSizeSetUpAgain) {
     EXPECT_EQ(workers_started(), 2);
 }
 
+// The original kernel judges generated inputs: when it fails on them, the message blames the
+// spec's generator (naming it and what it fills), not the kernel or a variant.
+TEST_F(WorkerClientTest, AnOriginalFailingOnGeneratedInputsNamesTheGenerator) {
+    setenv("FAKE_REFERENCE_FAILURE", "original kernel, trial 1: CUDA_ERROR_ILLEGAL_ADDRESS", 1);
+    Problem generated;
+    generated.generators.push_back({"/tmp/g.so", "make_csr.cpp", {"row_ptr", "col_idx"}});
+    const auto why_start = [&](const Problem& problem) {
+        RemoteSession session(OPTIML_FAKE_WORKER, 0, problem, candidate("ok"));
+        try {
+            session.start();
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("started");
+    };
+    const std::string with_generator = why_start(generated);
+    const std::string without = why_start({});
+    unsetenv("FAKE_REFERENCE_FAILURE");
+    EXPECT_EQ(with_generator.rfind("the inputs the spec's generator made break the original "
+                                   "kernel (make_csr.cpp (fills row_ptr, col_idx): original "
+                                   "kernel, trial 1: CUDA_ERROR_ILLEGAL_ADDRESS); fix the "
+                                   "generator",
+                                   0),
+              0u)
+        << with_generator;
+    EXPECT_EQ(without,
+              "the original kernel failed: original kernel, trial 1: "
+              "CUDA_ERROR_ILLEGAL_ADDRESS");
+}
+
 }  // namespace
 }  // namespace optiml::measure

@@ -98,7 +98,7 @@ const BadSpec kBadSpecs[] = {
     {"UnknownFillKind",
      R"p([{"op": "replace", "path": "/arguments/2/fill/kind", "value": "gaussian"}])p",
      "arguments[2].fill.kind: unknown fill kind \"gaussian\"; expected one of uniform, normal, "
-     "constant, iota or file"},
+     "constant, iota, file or generator"},
     {"TypoInFillField", R"p([{"op": "add", "path": "/arguments/2/fill/sed", "value": 3}])p",
      "arguments[2].fill.sed: unknown field 'sed' (did you mean 'seed'?); expected one of kind, "
      "max, min, seed"},

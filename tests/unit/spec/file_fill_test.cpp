@@ -35,16 +35,7 @@ struct FileSpec {
         json["arguments"][2]["fill"] = {{"kind", "file"}, {"path", path}};
         return json.dump();
     }
-    std::string error() const {
-        try {
-            (void)load_spec(scratch.path());
-        } catch (const SpecError& e) {
-            const std::string prefix = scratch.path().string() + ": ";
-            const std::string message = e.what();
-            return message.starts_with(prefix) ? message.substr(prefix.size()) : message;
-        }
-        return "(no error)";
-    }
+    std::string error() const { return testing::load_error(scratch.path()); }
     ScratchSpec scratch;
 };
 

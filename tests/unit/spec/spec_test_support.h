@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "driver/spec/spec.h"
+
 namespace optiml::spec::testing {
 
 inline std::filesystem::path data_dir() {
@@ -28,6 +30,19 @@ inline std::string read_text(const std::filesystem::path& path) {
 // The fixture as JSON (it has comments, as specs may).
 inline nlohmann::json fixture_json() {
     return nlohmann::json::parse(read_text(fixture_path()), nullptr, true, true);
+}
+
+// What loading the spec at `path` says is wrong, without its "<path>: " prefix; "(no error)"
+// when it loads.
+inline std::string load_error(const std::filesystem::path& path) {
+    try {
+        (void)load_spec(path);
+    } catch (const SpecError& e) {
+        const std::string prefix = path.string() + ": ";
+        const std::string message = e.what();
+        return message.starts_with(prefix) ? message.substr(prefix.size()) : message;
+    }
+    return "(no error)";
 }
 
 // A spec file in a fresh temporary folder that also holds copies of the fixture's kernel source

@@ -192,6 +192,73 @@ TEST_F(TuneChecksTest, AFileFillsDataEntersTheKeyTheDepfileAndTheSetup) {
               (dir_ / "project/data/x.bin").string());
 }
 
+// A "generator" fill: the generator's source and its headers enter the key (editing either
+// retunes) and the depfile; the tuner builds it and sends the worker its library with the entries
+// it fills, at both sizes; the entry records it.
+TEST_F(TuneChecksTest, AGeneratorsSourceEntersTheKeyTheDepfileAndTheSetup) {
+    nlohmann::json json = nlohmann::json::parse(std::ifstream(options_.spec));
+    json["arguments"][1]["fill"] = {{"kind", "generator"}, {"source", "gen/fill_x.cpp"}};
+    std::ofstream(options_.spec) << json.dump();
+    fs::create_directories(dir_ / "project/gen");
+    std::ofstream(dir_ / "project/gen/fill_x.cpp") << R"(#include <optiml/generate.h>
+#include "ramp.h"
+int optiml_generate(const optiml_generate_args* args) {
+    float* x = static_cast<float*>(args->buffers[0].data);
+    for (size_t i = 0; i < args->buffers[0].count; ++i) x[i] = ramp(i, args->seed);
+    return 0;
+}
+)";
+    std::ofstream(dir_ / "project/gen/ramp.h")
+        << "inline float ramp(size_t i, uint64_t seed) { return float(i + seed); }\n";
+
+    const spec::Spec spec = spec::load_spec(options_.spec);
+    const cache::KeyInputs inputs = key_inputs(spec, scan_sources(spec), 90);
+    ASSERT_EQ(inputs.generator_sources.size(), 1u);
+    ASSERT_EQ(inputs.generator_sources[0].size(), 2u) << "the source and its header";
+    EXPECT_EQ(inputs.generator_sources[0][0].relative_path, "gen/fill_x.cpp");
+    EXPECT_EQ(key_summary(inputs)["generator_sources"].size(), 2u);
+    const std::string before = cache::compute_key(inputs);
+    std::ofstream(dir_ / "project/gen/fill_x.cpp", std::ios::app) << "// edited\n";
+    const std::string edited = cache::compute_key(key_inputs(spec, scan_sources(spec), 90));
+    EXPECT_NE(edited, before) << "an edited generator: another key";
+    std::ofstream(dir_ / "project/gen/ramp.h", std::ios::app) << "// edited\n";
+    EXPECT_NE(cache::compute_key(key_inputs(spec, scan_sources(spec), 90)), edited)
+        << "an edited header of the generator: another key";
+
+    std::ostringstream log;
+    ASSERT_EQ(run_build(options_, log), 0) << log.str();
+    const std::string depfile = text(options_.depfile);
+    EXPECT_NE(depfile.find("gen/fill_x.cpp"), std::string::npos) << depfile;
+    EXPECT_NE(depfile.find("gen/ramp.h"), std::string::npos) << depfile;
+    const auto setups = requests("setup");
+    ASSERT_EQ(setups.size(), 2u) << log.str();
+    for (const auto& setup : setups) {
+        const auto& generators = setup["problem"]["generators"];
+        ASSERT_EQ(generators.size(), 1u) << setup.dump();
+        EXPECT_EQ(generators[0]["source"], "gen/fill_x.cpp");
+        EXPECT_EQ(generators[0]["fills"], nlohmann::json::parse(R"(["x"])"));
+        const std::string library = generators[0]["library"].get<std::string>();
+        EXPECT_TRUE(library.ends_with("/generator0.so")) << library;
+    }
+    EXPECT_EQ(manifest()["verification"]["generators"],
+              nlohmann::json::parse(R"([{"source": "gen/fill_x.cpp", "fills": ["x"]}])"));
+}
+
+TEST_F(TuneChecksTest, AGeneratorThatDoesNotCompileStopsTheBuildNamingIt) {
+    nlohmann::json json = nlohmann::json::parse(std::ifstream(options_.spec));
+    json["arguments"][1]["fill"] = {{"kind", "generator"}, {"source", "broken_generator.cpp"}};
+    std::ofstream(options_.spec) << json.dump();
+    std::ofstream(dir_ / "project/broken_generator.cpp") << "int optiml_generate( {\n";
+    std::ostringstream log;
+    EXPECT_EQ(run_build(options_, log), 1);
+    const std::string expected =
+        "optiml: error: " + (dir_ / "project/broken_generator.cpp").string() +
+        ": the input generator (the \"generator\" fill of x in ";
+    EXPECT_NE(log.str().find(expected), std::string::npos) << log.str();
+    EXPECT_NE(log.str().find("does not compile"), std::string::npos) << log.str();
+    EXPECT_TRUE(requests("setup").empty()) << "no worker without the generator";
+}
+
 TEST_F(TuneChecksTest, AComparisonFunctionThatDoesNotCompileStopsTheBuildNamingIt) {
     fs::copy_file(dir_ / "project/broken_compare.cpp", dir_ / "project/compare_partials.cpp",
                   fs::copy_options::overwrite_existing);
