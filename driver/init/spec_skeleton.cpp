@@ -356,11 +356,19 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
 }
 
 std::size_t count_markers(std::string_view spec_text) {
+    // Only values count: the header's comment quotes the marker to explain it.
     const std::string marker = "\"" + std::string(spec::kUnfinishedMarker);
     std::size_t markers = 0;
-    for (std::size_t at = spec_text.find(marker); at != std::string_view::npos;
-         at = spec_text.find(marker, at + 1))
-        ++markers;
+    for (std::size_t begin = 0; begin < spec_text.size();) {
+        const std::size_t end = std::min(spec_text.find('\n', begin), spec_text.size());
+        std::string_view line = spec_text.substr(begin, end - begin);
+        line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+        if (!line.starts_with("//"))
+            for (std::size_t at = line.find(marker); at != std::string_view::npos;
+                 at = line.find(marker, at + 1))
+                ++markers;
+        begin = end + 1;
+    }
     return markers;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "driver/init/spec_skeleton.h"
 #include "driver/propose/rewrite_error.h"
 #include "driver/spec/spec.h"
 
@@ -104,6 +105,9 @@ TEST_F(CapturedSpecTest, ScalarsCountsAndAGridThatFollowsTheBlockSize) {
     EXPECT_TRUE(result_.snapshots.empty());
     EXPECT_TRUE(result_.notes.empty());
     EXPECT_NE(result_.text.find("// Captured from `./app 1`:"), std::string::npos);
+    // The header's comment quotes the marker; a complete spec still counts none.
+    EXPECT_NE(result_.text.find("\"TODO: ...\""), std::string::npos);
+    EXPECT_EQ(count_markers(result_.text), 0u);
 }
 
 TEST_F(CapturedSpecTest, AGridNoScalarGivesKeepsTheThreadsLaunchedAndCountsAreNumbers) {
@@ -208,6 +212,7 @@ TEST_F(CapturedSpecTest, WhatTheLaunchCannotAnswerKeepsItsMarker) {
     const CapturedSpec spec = captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", "");
     EXPECT_NE(spec.text.find("\"count\": \"TODO: element count of x\""), std::string::npos);
     EXPECT_EQ(spec.notes, std::vector<std::string>{"x: the pointer is not into device memory"});
+    EXPECT_EQ(count_markers(spec.text), 1u);
 
     launch.parameters.clear();
     launch.error = "cuFuncGetParamInfo failed: invalid value (1)";
