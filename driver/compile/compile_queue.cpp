@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "driver/compile/elapsed.h"
+
 namespace optiml::compile {
 
 CompileQueue::CompileQueue(unsigned threads, ImageCache* cache, std::string headers_digest)
@@ -78,8 +80,7 @@ CompileQueue::Done CompileQueue::run(std::size_t ticket, const CompileRequest& r
         done.result = compile(request);
         if (cache_) cache_->store(key, done.result, request.backend);
     }
-    done.compile_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    done.compile_ms = since_ms(start);
     return done;
 }
 

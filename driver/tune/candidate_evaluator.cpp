@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cache/key.h"
+#include "driver/compile/elapsed.h"
 #include "driver/compile/kernel_symbol.h"
 #include "driver/compile/read_file.h"
 #include "driver/measure/statistics.h"
@@ -198,10 +199,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
         done[position.at(finished->ticket)] = std::move(*finished);
     }
     // The GPU waits for the whole batch: each variant is charged its share of that wait.
-    const double wait_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - compile_start)
-            .count() /
-        static_cast<double>(batch.size());
+    const double wait_ms = compile::since_ms(compile_start) / static_cast<double>(batch.size());
 
     Compiled compiled;
     for (std::size_t i = 0; i < batch.size(); ++i)
@@ -227,9 +225,7 @@ std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator:
     const auto wait_start = std::chrono::steady_clock::now();
     auto finished = queue().next();
     if (!finished) return std::nullopt;
-    const double wait_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start)
-            .count();
+    const double wait_ms = compile::since_ms(wait_start);
     const auto found = submitted_.find(finished->ticket);
     search::Candidate candidate = found->second;
     submitted_.erase(found);
