@@ -3,6 +3,7 @@
 // (tests/integration/remote_cache.sh covers a real server.)
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -82,6 +83,29 @@ TEST_F(BuildCacheTest, AReadWriteBuildWithoutASigningKeySaysWhyItDoesNotPublish)
     EXPECT_NE(warnings_[0].find("is unsigned"), std::string::npos) << warnings_[0];
     EXPECT_NE(warnings_[0].find("OPTIML_SIGNING_KEY"), std::string::npos) << warnings_[0];
     EXPECT_TRUE(caches.local().contains(sample_entry("tuned").key));
+}
+
+TEST_F(BuildCacheTest, APublisherWithoutASigningKeyIsToldWhatToSetBeforeItTunes) {
+    ::unsetenv("OPTIML_SIGNING_KEY");
+    try {
+        required_signing_key();
+        ADD_FAILURE() << "no OPTIML_SIGNING_KEY was taken for a key";
+    } catch (const CacheError& e) {
+        const std::string why = e.what();
+        EXPECT_EQ(why.rfind("OPTIML_SIGNING_KEY is not set, and builds accept only signed", 0), 0u)
+            << why;
+        EXPECT_NE(why.find("optiml cache keygen --out <dir>"), std::string::npos) << why;
+        EXPECT_NE(why.find(kTrustedKeysFileName), std::string::npos) << why;
+    }
+    const auto pub = write_key_pair(scratch_.path() / "keys", "runner", "test");
+    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
+    std::ifstream line(pub);
+    std::string algorithm, public_key;
+    line >> algorithm >> public_key;
+    EXPECT_EQ(required_signing_key().public_key(), public_key);
+    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pub").c_str(), 1);
+    EXPECT_THROW(required_signing_key(), CacheError);  // a public key cannot sign
+    ::unsetenv("OPTIML_SIGNING_KEY");
 }
 
 TEST_F(BuildCacheTest, PublishToRemoteReportsAnUnreachableServerOnce) {
