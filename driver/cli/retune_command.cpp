@@ -44,6 +44,13 @@ void add_retune_command(CLI::App& app) {
     command->add_option("--remote-cache", *remote_url,
                         "Remote cache URL for --publish (default: $OPTIML_REMOTE_CACHE)");
     command->callback([=] {
+        try {
+            options->llm = llm::llm_config_from_environment();
+        } catch (const std::exception& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
         if (*publish) {
             try {
                 cache::required_signing_key();

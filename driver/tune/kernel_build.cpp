@@ -186,7 +186,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                             options.host_compiler,
                             options.budget_evaluations,
                             options.budget_seconds,
-                            {}};
+                            {},
+                            options.llm_flags};
     for (const auto& seed : options.seeds) declared.seeds.push_back(fs::absolute(seed));
     if (options.mode == Mode::Off) {
         notes.push_back("OPTIML_MODE=off: every architecture runs the original kernel");
