@@ -44,16 +44,6 @@ void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, b
     if (cached) outcome.details["compile_cached"] = 1;
 }
 
-// One digest for the kernel's local headers (the source itself is hashed with each request).
-std::string headers_digest(const KernelSources& sources) {
-    std::vector<cache::TaggedField> fields;
-    for (std::size_t i = 1; i < sources.files.size(); ++i) {
-        fields.emplace_back("path", sources.files[i].relative_path);
-        fields.emplace_back("contents", sources.files[i].contents);
-    }
-    return cache::compute_tagged_key(fields);
-}
-
 search::Outcome failure(std::string status, std::string message) {
     search::Outcome outcome;
     outcome.status = std::move(status);
