@@ -50,6 +50,15 @@ class CompilerChoiceTest : public ::testing::Test {
         return spec::load_spec(file);
     }
 
+    // The kernel without its host code: NVRTC compiles it.
+    void write_device_code() const {
+        std::ofstream(dir_ / "scale_rows.cu")
+            << "#include \"row_helpers.h\"\n"
+               "template <int BLOCK> __global__ void scale_rows(float* rows, int n) {\n"
+               "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+               "    if (i < n) rows[i] = scaled(rows[i]);\n}\n";
+    }
+
     std::string key(const spec::Spec& s) const {
         return cache::compute_key(key_inputs(s, scan_sources(s), 90));
     }
@@ -87,11 +96,7 @@ TEST_F(CompilerChoiceTest, TheKeyNamesNvccAndItsVersion) {
 }
 
 TEST_F(CompilerChoiceTest, DeviceCodeStaysWithNvrtcAndItsOldKey) {
-    std::ofstream(dir_ / "scale_rows.cu")
-        << "#include \"row_helpers.h\"\n"
-           "template <int BLOCK> __global__ void scale_rows(float* rows, int n) {\n"
-           "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-           "    if (i < n) rows[i] = scaled(rows[i]);\n}\n";
+    write_device_code();
     const spec::Spec automatic = spec("auto");
     EXPECT_EQ(choose_compiler(automatic, 90).backend, compile::Backend::Nvrtc);
     const cache::KeyInputs inputs = key_inputs(automatic, scan_sources(automatic), 90);
@@ -108,11 +113,7 @@ std::string probe_key(const spec::Spec& s) {
 }
 
 TEST_F(CompilerChoiceTest, AProbeThatCompiledIsKeptInTheImageCache) {
-    std::ofstream(dir_ / "scale_rows.cu")
-        << "#include \"row_helpers.h\"\n"
-           "template <int BLOCK> __global__ void scale_rows(float* rows, int n) {\n"
-           "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-           "    if (i < n) rows[i] = scaled(rows[i]);\n}\n";
+    write_device_code();
     const spec::Spec automatic = spec("auto");
     compile::ImageCache images(dir_ / "images");
     ASSERT_FALSE(images.find(probe_key(automatic)));
