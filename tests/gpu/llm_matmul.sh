@@ -65,10 +65,15 @@ manifest=$(find "$work/cache/entries" -name manifest.json | head -n1)
 launcher=$(find "$work/build/optiml" -name 'optiml_*.cu' | head -n1)
 [ -n "$launcher" ] || fail "no generated launcher under $work/build/optiml"
 # What is checked is which variant won and ships, never how fast it was: the times are printed.
-python3 - "$manifest" "$launcher" "$arch" "$source_dir/tests/data/llm/matmul_tiled_answer.md" <<'PY' \
+python3 - "$work/cache/entries" "$launcher" "$arch" "$source_dir/tests/data/llm/matmul_tiled_answer.md" <<'PY' \
   || fail "the winner is not the verified llm proposal the launcher ships (above)"
-import json, os, sys
-manifest, launcher, arch, fixture = sys.argv[1:]
+import glob, json, os, sys
+entries, launcher, arch, fixture = sys.argv[1:]
+# The entry tuned with the LLM, not its copy under the plain key (which records "tuned_with_llm").
+tuned = [f for f in glob.glob(os.path.join(entries, "*", "*", "manifest.json"))
+         if "tuned_with_llm" not in json.load(open(f))]
+if len(tuned) != 1: sys.exit(f"expected one entry tuned with the LLM under {entries}, found {tuned}")
+manifest = tuned[0]
 entry = os.path.dirname(manifest)
 m = json.load(open(manifest))
 tree = m["search"]["tree"]
