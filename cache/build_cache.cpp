@@ -80,14 +80,29 @@ bool BuildCache::store(const Entry& entry) {
     }
 }
 
+namespace {
+
+// Why nothing unsigned is published, after `what` is missing, and the fix.
+CacheError unsigned_refused(const std::string& what) {
+    return CacheError(what +
+                      ", and builds accept only signed entries from a remote; set "
+                      "OPTIML_SIGNING_KEY to the tuner's private key (create one with `optiml "
+                      "cache keygen --out <dir>`) and list its public key in the project's " +
+                      std::string(kTrustedKeysFileName));
+}
+
+}  // namespace
+
+SigningKey required_signing_key() {
+    std::optional<SigningKey> key = SigningKey::from_environment();
+    if (!key) throw unsigned_refused("OPTIML_SIGNING_KEY is not set");
+    return std::move(*key);
+}
+
 Entry entry_to_publish(const Entry& entry, const std::optional<SigningKey>& key) {
     if (key) return signed_entry(entry, *key);
     if (entry.manifest.contains("signature")) return entry;
-    throw CacheError("entry " + entry.key.substr(0, 12) +
-                     " is unsigned, and builds accept only signed entries from a remote; set "
-                     "OPTIML_SIGNING_KEY to the tuner's private key (create one with `optiml "
-                     "cache keygen --out <dir>`) and list its public key in the project's " +
-                     std::string(kTrustedKeysFileName));
+    throw unsigned_refused("entry " + entry.key.substr(0, 12) + " is unsigned");
 }
 
 bool publish_to_remote(const Entry& entry, const RemoteConfig& config, const Warn& warn) {

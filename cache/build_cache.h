@@ -57,6 +57,12 @@ class BuildCache {
     LookupChain chain_;
 };
 
+// The key publishing signs with, $OPTIML_SIGNING_KEY: what a publisher checks before it spends
+// GPU time on results it could not publish. Throws CacheError when unset (the message
+// entry_to_publish gives for an unsigned entry: the variable, `optiml cache keygen`, the
+// trusted-keys file) or when its file is not a usable key.
+SigningKey required_signing_key();
+
 // The entry as it may be published: signed with `key` when given, else as it is if already
 // signed. Throws CacheError when it is unsigned and no key is given, since no build would accept
 // it (the message names OPTIML_SIGNING_KEY and `optiml cache keygen`).

@@ -53,4 +53,14 @@ std::string count(std::uint64_t value) {
     return grouped;
 }
 
+std::string precise(double value) {
+    std::array<char, 32> text{};
+    std::snprintf(text.data(), text.size(), "%.4g", value);
+    return text.data();
+}
+
+std::string milliseconds(double ms) {
+    return precise(ms) + " ms";
+}
+
 }  // namespace optiml::analysis::format

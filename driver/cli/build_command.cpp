@@ -101,6 +101,7 @@ void add_build_command(CLI::App& app) {
             throw CLI::ValidationError("--archs",
                                        "required without --compile-commands (e.g. --archs 90)");
         options->mode = *tune::parse_mode(*mode);
+        options->llm_flags = *llm;  // recorded for retune, whatever the mode
         try {
             // Only a tuning talks to the LLM: a cache-only or off build ignores its settings.
             if (options->mode == tune::Mode::Auto || options->mode == tune::Mode::Retune)

@@ -4,7 +4,6 @@
 
 #include "cache/build_cache.h"
 #include "cache/remote_config.h"
-#include "cache/signature.h"
 #include "driver/cli/commands.h"
 #include "driver/tune/retune.h"
 
@@ -45,20 +44,20 @@ void add_retune_command(CLI::App& app) {
     command->add_option("--remote-cache", *remote_url,
                         "Remote cache URL for --publish (default: $OPTIML_REMOTE_CACHE)");
     command->callback([=] {
+        try {
+            options->llm = llm::llm_config_from_environment();
+        } catch (const std::exception& e) {
+            std::cerr << "optiml: error: " << e.what() << "\n";
+            exit_status() = 1;
+            return;
+        }
         if (*publish) {
             try {
-                // Checked before any GPU time is spent: an unsigned winner would be refused.
-                if (!cache::SigningKey::from_environment()) {
-                    throw cache::CacheError(
-                        "--publish needs OPTIML_SIGNING_KEY: the tuner's private key (create one "
-                        "with `optiml cache keygen --out <dir>` and list its public key in the "
-                        "project's trusted-keys file), since builds accept only signed remote "
-                        "entries");
-                }
+                cache::required_signing_key();
                 options->publish = cache::remote_publisher(
                     cache::required_remote_config(*remote_url, "read-write"));
             } catch (const std::exception& e) {
-                std::cerr << "optiml: error: " << e.what() << "\n";
+                std::cerr << "optiml: error: --publish: " << e.what() << "\n";
                 exit_status() = 1;
                 return;
             }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "driver/compile/elapsed.h"
+
 namespace optiml::compile {
 
 CompileQueue::CompileQueue(unsigned threads, ImageCache* cache, std::string headers_digest)
@@ -70,16 +72,10 @@ CompileQueue::Done CompileQueue::run(std::size_t ticket, const CompileRequest& r
     const auto start = std::chrono::steady_clock::now();
     Done done;
     done.ticket = ticket;
-    const std::string key = cache_ ? image_key(request, headers_digest_) : std::string();
-    if (auto hit = cache_ ? cache_->find(key) : std::nullopt) {
-        done.result = std::move(*hit);
-        done.cached = true;
-    } else {
-        done.result = compile(request);
-        if (cache_) cache_->store(key, done.result, request.backend);
-    }
-    done.compile_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    done.result =
+        cache_ ? cache_->find_or_compile(image_key(request, headers_digest_), request, &done.cached)
+               : compile(request);
+    done.compile_ms = since_ms(start);
     return done;
 }
 

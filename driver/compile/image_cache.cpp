@@ -75,6 +75,16 @@ void ImageCache::store(const std::string& key, const CompileResult& result, Back
     }
 }
 
+CompileResult ImageCache::find_or_compile(const std::string& key, const CompileRequest& request,
+                                          bool* cached) {
+    std::optional<CompileResult> hit = find(key);
+    if (cached) *cached = hit.has_value();
+    if (hit) return std::move(*hit);
+    CompileResult result = compile(request);
+    store(key, result, request.backend);
+    return result;
+}
+
 std::filesystem::path image_cache_dir(const std::filesystem::path& cache_root) {
     return cache_root / "images";
 }

@@ -28,6 +28,10 @@ class ImageCache {
     // Best effort: a full disk or a read-only cache only costs the next compile.
     void store(const std::string& key, const CompileResult& result,
                Backend backend = Backend::Nvrtc);
+    // The image of `key` when kept, else `request` compiled (and kept when it succeeded).
+    // `cached`, when given, says which.
+    CompileResult find_or_compile(const std::string& key, const CompileRequest& request,
+                                  bool* cached = nullptr);
 
   private:
     cache::Store store_;

@@ -11,6 +11,8 @@
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
+#include "driver/llm/key_redaction.h"
+
 namespace optiml::llm {
 namespace {
 
@@ -106,17 +108,9 @@ Response post(const std::string& url, const std::string& body, const LlmConfig& 
     return response;
 }
 
-// Every message leaves through here: a server may echo the key back ("Incorrect API key
-// provided: sk-..."), and that text must not reach a log.
-std::string redact(std::string text, const std::string& key) {
-    if (key.empty()) return text;
-    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at))
-        text.replace(at, key.size(), "<redacted>");
-    return text;
-}
-
-// The server's own explanation from an error body, short enough for one line.
-std::string server_message(const std::string& body) {
+// The server's own explanation from an error body, short enough for one line, without the key
+// (redacted before the cut, so that no part of it is left).
+std::string server_message(const std::string& body, const std::string& key) {
     std::string message;
     const json parsed = json::parse(body, nullptr, false);
     if (parsed.is_object() && parsed.contains("error")) {
@@ -127,6 +121,7 @@ std::string server_message(const std::string& body) {
             message = error.get<std::string>();
     }
     if (message.empty()) message = body;
+    message = redact_key(std::move(message), key);
     for (char& c : message)
         if (c == '\n' || c == '\r') c = ' ';
     constexpr std::size_t kLimit = 300;
@@ -197,7 +192,7 @@ std::string chat_request_body(const ChatRequest& request, const std::string& def
     return body.dump();
 }
 
-ChatReply parse_chat_reply(const std::string& body) {
+ChatReply parse_chat_reply(const std::string& body, const std::string& api_key) {
     const json parsed = json::parse(body, nullptr, false);
     if (parsed.is_discarded())
         throw LlmError("the endpoint answered HTTP 200 with a body that is not JSON (" +
@@ -206,7 +201,7 @@ ChatReply parse_chat_reply(const std::string& body) {
         throw LlmError("the endpoint's reply is not a JSON object; expected a chat.completion");
     if (parsed.contains("error"))
         throw LlmError("the endpoint answered HTTP 200 with an error object: " +
-                       server_message(body));
+                       server_message(body, api_key));
     const auto choices = parsed.find("choices");
     if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
         !(*choices)[0].is_object())
@@ -240,61 +235,53 @@ HttpChat::HttpChat(LlmConfig config, std::function<void(const std::string&)> not
 
 ChatReply HttpChat::complete(const ChatRequest& request) {
     const std::string body = chat_request_body(request, config_.model);
-    const std::string where = "LLM endpoint " + url_;
+    // Every part of a message that OptiML did not write goes through redact_key: the URL (a key
+    // may sit in its query), libcurl's words and the server's.
+    const std::string where = "LLM endpoint " + redact_key(url_, config_.api_key);
     double backoff = config_.initial_backoff_s;
     for (int attempt = 1;; ++attempt) {
         const Response response = post(url_, body, config_);
         std::string problem;  // a retryable failure of this try
         std::optional<double> asked_wait;
         if (response.code != CURLE_OK) {
-            problem = response.transport_error;
-            if (!retryable_transport(response.code))
-                throw LlmError(redact(where + ": " + problem, config_.api_key));
+            problem = redact_key(response.transport_error, config_.api_key);
+            if (!retryable_transport(response.code)) throw LlmError(where + ": " + problem);
         } else if (response.status == 200) {
             try {
-                return parse_chat_reply(response.body);
+                return parse_chat_reply(response.body, config_.api_key);
             } catch (const LlmError& e) {
-                throw LlmError(redact(where + ": " + e.what(), config_.api_key));
+                throw LlmError(where + ": " + e.what());
             }
         } else if (response.status == 401 || response.status == 403) {
-            throw LlmError(redact(where + " refused the request (HTTP " +
-                                      std::to_string(response.status) + ": " +
-                                      server_message(response.body) +
-                                      "); set OPTIML_LLM_API_KEY to a valid API key for it",
-                                  config_.api_key));
+            throw LlmError(where + " refused the request (HTTP " + std::to_string(response.status) +
+                           ": " + server_message(response.body, config_.api_key) +
+                           "); set OPTIML_LLM_API_KEY to a valid API key for it");
         } else if (response.status == 429 && quota_exhausted(response.body)) {
-            throw LlmError(redact(where + ": the account's quota is exhausted (HTTP 429: " +
-                                      server_message(response.body) +
-                                      "); add credit or use another key or endpoint",
-                                  config_.api_key));
+            throw LlmError(where + ": the account's quota is exhausted (HTTP 429: " +
+                           server_message(response.body, config_.api_key) +
+                           "); add credit or use another key or endpoint");
         } else if (response.status == 429 || response.status == 408 || response.status >= 500) {
-            problem =
-                "HTTP " + std::to_string(response.status) + ": " + server_message(response.body);
+            problem = "HTTP " + std::to_string(response.status) + ": " +
+                      server_message(response.body, config_.api_key);
             if (response.retry_after) asked_wait = retry_after_seconds(*response.retry_after);
         } else {
-            throw LlmError(redact(where + " rejected the request (HTTP " +
-                                      std::to_string(response.status) + ": " +
-                                      server_message(response.body) + ")",
-                                  config_.api_key));
+            throw LlmError(where + " rejected the request (HTTP " +
+                           std::to_string(response.status) + ": " +
+                           server_message(response.body, config_.api_key) + ")");
         }
         if (attempt >= config_.max_tries)
-            throw LlmError(redact(where + ": " + problem + " (gave up after " +
-                                      std::to_string(attempt) + " tries; OPTIML_LLM_MAX_TRIES " +
-                                      "sets how many)",
-                                  config_.api_key));
+            throw LlmError(where + ": " + problem + " (gave up after " + std::to_string(attempt) +
+                           " tries; OPTIML_LLM_MAX_TRIES sets how many)");
         double wait = asked_wait.value_or(backoff);
         if (asked_wait && *asked_wait > config_.max_retry_wait_s)
-            throw LlmError(redact(where + ": " + problem + "; it asks to retry after " +
-                                      seconds_text(*asked_wait) + ", longer than the " +
-                                      seconds_text(config_.max_retry_wait_s) +
-                                      " OptiML waits (OPTIML_LLM_MAX_RETRY_WAIT)",
-                                  config_.api_key));
+            throw LlmError(where + ": " + problem + "; it asks to retry after " +
+                           seconds_text(*asked_wait) + ", longer than the " +
+                           seconds_text(config_.max_retry_wait_s) +
+                           " OptiML waits (OPTIML_LLM_MAX_RETRY_WAIT)");
         wait = std::min(wait, config_.max_retry_wait_s);
         if (note_)
-            note_(redact(where + ": " + problem + "; retrying in " + seconds_text(wait) + " (try " +
-                             std::to_string(attempt + 1) + " of " +
-                             std::to_string(config_.max_tries) + ")",
-                         config_.api_key));
+            note_(where + ": " + problem + "; retrying in " + seconds_text(wait) + " (try " +
+                  std::to_string(attempt + 1) + " of " + std::to_string(config_.max_tries) + ")");
         std::this_thread::sleep_for(std::chrono::duration<double>(wait));
         backoff *= 2;
     }

@@ -32,7 +32,8 @@ class HttpChat final : public ChatEndpoint {
 std::string chat_request_body(const ChatRequest& request, const std::string& default_model);
 
 // The reply in a 200 body; throws LlmError naming what is missing when it is not a
-// chat.completion with a message (an error object, no choices, content not a string...).
-ChatReply parse_chat_reply(const std::string& body);
+// chat.completion with a message (an error object, no choices, content not a string...). An error
+// object's message is quoted without `api_key` (driver/llm/key_redaction.h).
+ChatReply parse_chat_reply(const std::string& body, const std::string& api_key = "");
 
 }  // namespace optiml::llm

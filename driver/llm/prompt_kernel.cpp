@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "driver/analysis/format.h"
 #include "driver/llm/prompt.h"
 #include "driver/propose/kernel_text.h"
 
@@ -18,12 +19,6 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
 std::string evidence_text(const KernelPrompt& prompt) {
     if (!prompt.evidence) return "This variant was not profiled: there is no evidence to cite.";
     return analysis::to_markdown(*prompt.evidence);
-}
-
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.4g", value);
-    return text;
 }
 
 std::string effects_line(const std::vector<search::Effect>& effects) {
@@ -121,8 +116,8 @@ ChatRequest verdict_request(const KernelPrompt& parent, const search::Proposal& 
         const double change = value != 0.0 ? (found->second - value) / std::abs(value) : 0.0;
         char percent[32];
         std::snprintf(percent, sizeof(percent), "%+.1f%%", 100.0 * change);
-        deltas += "- " + name + ": " + number(value) + " -> " + number(found->second) + " (" +
-                  percent + ")\n";
+        deltas += "- " + name + ": " + analysis::format::precise(value) + " -> " +
+                  analysis::format::precise(found->second) + " (" + percent + ")\n";
     }
     if (deltas.empty()) deltas = "(none measured on both)\n";
     deltas.pop_back();
@@ -132,8 +127,8 @@ ChatRequest verdict_request(const KernelPrompt& parent, const search::Proposal& 
                                     {"transformation", proposal.transformation},
                                     {"rationale", proposal.rationale},
                                     {"cited", joined(proposal.evidence)},
-                                    {"parent_ms", number(parent_ms)},
-                                    {"child_ms", number(child_ms)},
+                                    {"parent_ms", analysis::format::precise(parent_ms)},
+                                    {"child_ms", analysis::format::precise(child_ms)},
                                     {"deltas", deltas}}));
 }
 

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include "driver/compile/elapsed.h"
 #include "driver/compile/read_file.h"
 #include "driver/measure/compare_library.h"
 #include "driver/measure/fill.h"
@@ -59,11 +60,6 @@ Measurement failed(std::string status, std::string message, bool fatal = false) 
     m.message = std::move(message);
     m.fatal = fatal;
     return m;
-}
-
-double since_ms(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
 }
 
 struct DeviceBuffer {
@@ -507,7 +503,7 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     } else if (CUresult r = s.reset_buffers(s.trials.back(), kPoisonA); r != CUDA_SUCCESS) {
         return s.launch_failure(r, "input reset");
     }
-    const double verify_ms = verified ? 0.0 : since_ms(verify_start);
+    const double verify_ms = verified ? 0.0 : compile::since_ms(verify_start);
 
     LoadedKernel incumbent_kernel;
     std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>> kernels{{&launch, &kernel}};
@@ -541,7 +537,7 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
         m.incumbent_runs = theirs.runs;
     }
     m.verify_ms = verify_ms;
-    m.timing_ms = since_ms(timing_start);
+    m.timing_ms = compile::since_ms(timing_start);
     read_clocks(s.device, m);
     return m;
 }
@@ -579,7 +575,7 @@ Measurement GpuSession::verify(const LaunchSpec& launch) {
     Measurement m;
     m.ok = true;
     m.status = "ok";
-    m.verify_ms = since_ms(verify_start);
+    m.verify_ms = compile::since_ms(verify_start);
     return m;
 }
 

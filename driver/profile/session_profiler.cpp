@@ -7,19 +7,12 @@
 #include <string>
 #include <utility>
 
+#include "driver/compile/elapsed.h"
 #include "driver/compile/read_file.h"
 #include "driver/profile/pc_sampler.h"
 #include "driver/profile/range_profiler.h"
 
 namespace optiml::profile {
-namespace {
-
-double since_ms(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
-
-}  // namespace
 
 ProfileResult profile_launch(measure::GpuSession& session, const measure::LaunchSpec& launch,
                              const ProfileRequest& request) {
@@ -53,7 +46,7 @@ ProfileResult profile_launch(measure::GpuSession& session, const measure::Launch
                 session.context(), session.device(), request.metrics,
                 [&] { return session.prepare_cold(); },
                 [&] { return session.launch_once(launch, kernel->function); });
-            result.counters_ms = since_ms(start);
+            result.counters_ms = compile::since_ms(start);
             result.counters = counters.values;
             result.unavailable = counters.unavailable;
             result.counters_permitted = counters.permitted;
@@ -97,7 +90,7 @@ ProfileResult profile_launch(measure::GpuSession& session, const measure::Launch
                 if (stalls.done || no_rights) break;
                 tried += (tried.empty() ? "" : "; ") + stalls.note;
             }
-            result.pc_sampling_ms = since_ms(start);
+            result.pc_sampling_ms = compile::since_ms(start);
             result.pc_sampling_done = stalls.done;
             result.pc_sampling_note = stalls.done ? "" : tried;
             result.stalls = stalls.samples;

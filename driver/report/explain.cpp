@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "driver/analysis/format.h"
 #include "driver/report/line_diff.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
@@ -11,17 +12,8 @@
 namespace optiml::report {
 namespace {
 
-std::string ms(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.4g ms", value);
-    return text;
-}
-
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.4g", value);
-    return text;
-}
+using analysis::format::milliseconds;
+using analysis::format::precise;
 
 std::string signed_number(double value) {
     char text[32];
@@ -48,7 +40,7 @@ std::string metric_move(const search::Effect& effect, const search::Metrics& bef
     const char* verdict = along > 0.02 ? "held" : along < -0.02 ? "contradicted" : "no change";
     char percent[32];
     std::snprintf(percent, sizeof(percent), "%+.1f%%", 100.0 * change);
-    return effect.metric + " " + number(b->second) + " -> " + number(a->second) + " (" + percent +
+    return effect.metric + " " + precise(b->second) + " -> " + precise(a->second) + " (" + percent +
            ", expected " + expected + ": " + verdict + ")";
 }
 
@@ -100,10 +92,10 @@ void explain_llm_node(const nlohmann::json& node, std::ostringstream& out) {
     if (!node.contains("judge")) return;
     const nlohmann::json& judge = node.at("judge");
     if (judge.value("score", nlohmann::json(nullptr)).is_number())
-        out << "     llm judge: " << number(judge.at("score").get<double>()) << " before ("
+        out << "     llm judge: " << precise(judge.at("score").get<double>()) << " before ("
             << judge.value("reason", "") << ")";
     if (judge.value("verdict_score", nlohmann::json(nullptr)).is_number())
-        out << "; " << number(judge.at("verdict_score").get<double>()) << " after ("
+        out << "; " << precise(judge.at("verdict_score").get<double>()) << " after ("
             << judge.value("verdict", "") << ")";
     out << "\n";
 }
@@ -117,12 +109,12 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
     out << m.value("name", "?") << " (" << m.value("kernel", "?") << ") on "
         << m.value("device", nlohmann::json::object()).value("name", "?") << ", "
         << m.value("arch", "?") << "\n"
-        << "  original " << ms(original) << " -> winner " << ms(tuned) << " ("
-        << number(m.value("speedup", 0.0))
+        << "  original " << milliseconds(original) << " -> winner " << milliseconds(tuned) << " ("
+        << precise(m.value("speedup", 0.0))
         << "x): " << search::format_candidate(search::read_candidate(m)) << "\n";
     const nlohmann::json search = m.value("search", nlohmann::json::object());
     out << "  search: " << search.value("strategy", "?") << ", " << search.value("evaluations", 0)
-        << " evaluations in " << number(search.value("wall_s", 0.0)) << " s\n";
+        << " evaluations in " << precise(search.value("wall_s", 0.0)) << " s\n";
     if (!search.contains("tree")) {
         out << "  no transformation tree: the parameters above are the whole result\n";
         return out.str();
@@ -131,7 +123,7 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
     const auto& root = tree.nodes.at(tree.winning_path.front());
     out << "  tree: " << tree.nodes.size() - 1
         << " nodes measured beyond the root (the parameter search's best, "
-        << ms(root.outcome.median_ms) << ")\n";
+        << milliseconds(root.outcome.median_ms) << ")\n";
     const nlohmann::json& tree_json = search.at("tree");
     if (tree_json.contains("llm")) explain_llm_search(tree_json.at("llm"), out);
     if (tree.winning_path.size() < 2) {
@@ -147,12 +139,12 @@ std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
             << ")\n"
             << "     why: " << p.rationale;
         if (!p.evidence.empty()) out << " [evidence: " << joined(p.evidence) << "]";
-        out << "\n     gained: " << ms(parent.outcome.median_ms) << " -> "
-            << ms(node.outcome.median_ms) << " ("
-            << number(parent.outcome.median_ms / node.outcome.median_ms) << "x); reward "
+        out << "\n     gained: " << milliseconds(parent.outcome.median_ms) << " -> "
+            << milliseconds(node.outcome.median_ms) << " ("
+            << precise(parent.outcome.median_ms / node.outcome.median_ms) << "x); reward "
             << signed_number(node.reward.total) << " = speedup "
             << signed_number(node.reward.speedup) << " + proxy " << signed_number(node.reward.proxy)
-            << " - penalty " << number(node.reward.penalty) << " + judge "
+            << " - penalty " << precise(node.reward.penalty) << " + judge "
             << signed_number(node.reward.judge) << "\n";
         for (const auto& effect : p.expected)
             out << "     moved: " << metric_move(effect, parent.metrics, node.metrics) << "\n";

@@ -6,6 +6,39 @@
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
+namespace {
+
+// Only the flags that were given: an absent one leaves the environment's setting.
+nlohmann::json llm_flags_json(const llm::LlmOverrides& flags) {
+    nlohmann::json json = nlohmann::json::object();
+    if (flags.base_url) json["base_url"] = *flags.base_url;
+    if (flags.model) json["model"] = *flags.model;
+    if (flags.connect_timeout_s) json["connect_timeout_s"] = *flags.connect_timeout_s;
+    if (flags.timeout_s) json["timeout_s"] = *flags.timeout_s;
+    if (flags.max_tries) json["max_tries"] = *flags.max_tries;
+    if (flags.token_budget) json["token_budget"] = *flags.token_budget;
+    if (flags.replay) json["replay"] = true;
+    return json;
+}
+
+template <typename T>
+void read_flag(const nlohmann::json& json, const char* name, std::optional<T>& flag) {
+    if (json.contains(name)) flag = json.at(name).get<T>();
+}
+
+llm::LlmOverrides llm_flags_from(const nlohmann::json& json) {
+    llm::LlmOverrides flags;
+    read_flag(json, "base_url", flags.base_url);
+    read_flag(json, "model", flags.model);
+    read_flag(json, "connect_timeout_s", flags.connect_timeout_s);
+    read_flag(json, "timeout_s", flags.timeout_s);
+    read_flag(json, "max_tries", flags.max_tries);
+    read_flag(json, "token_budget", flags.token_budget);
+    flags.replay = json.value("replay", false);
+    return flags;
+}
+
+}  // namespace
 
 fs::path declared_kernels_dir(const fs::path& build_dir) {
     return build_dir / "optiml-kernels";
@@ -24,6 +57,7 @@ void to_json(nlohmann::json& json, const DeclaredKernel& kernel) {
     for (const auto& seed : kernel.seeds) json["seeds"].push_back(seed.string());
     if (kernel.budget_evaluations) json["budget_evaluations"] = *kernel.budget_evaluations;
     if (kernel.budget_seconds) json["budget_seconds"] = *kernel.budget_seconds;
+    if (auto flags = llm_flags_json(kernel.llm_flags); !flags.empty()) json["llm_flags"] = flags;
     for (const auto& arch : kernel.archs)
         json["archs"].push_back({{"arch", arch.arch},
                                  {"key", arch.key},
@@ -43,6 +77,7 @@ void from_json(const nlohmann::json& json, DeclaredKernel& kernel) {
         kernel.budget_evaluations = json["budget_evaluations"].get<int>();
     if (json.contains("budget_seconds"))
         kernel.budget_seconds = json["budget_seconds"].get<double>();
+    kernel.llm_flags = llm_flags_from(json.value("llm_flags", nlohmann::json::object()));
     kernel.archs.clear();
     for (const auto& arch : json.at("archs"))
         kernel.archs.push_back({arch.at("arch").get<std::string>(),

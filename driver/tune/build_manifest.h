@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/llm/llm_config.h"
+
 namespace optiml::tune {
 
 inline constexpr int kBuildManifestVersion = 1;
@@ -38,6 +40,9 @@ struct DeclaredKernel {
     std::optional<int> budget_evaluations;  // the build's overrides of the spec's budget
     std::optional<double> budget_seconds;
     std::vector<DeclaredArch> archs;
+    // The LLM flags the build was given (CMake's LLM settings; never the API key): retune applies
+    // them over its own environment, as the build did, so that both compute the same key.
+    llm::LlmOverrides llm_flags;
 };
 
 void to_json(nlohmann::json& json, const DeclaredKernel& kernel);

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cache/key.h"
+#include "driver/compile/elapsed.h"
 #include "driver/compile/kernel_symbol.h"
 #include "driver/compile/read_file.h"
 #include "driver/measure/statistics.h"
@@ -41,16 +42,6 @@ void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, b
     outcome.details["compile_ms"] = compile_ms;
     outcome.details["compile_wait_ms"] = wait_ms;
     if (cached) outcome.details["compile_cached"] = 1;
-}
-
-// One digest for the kernel's local headers (the source itself is hashed with each request).
-std::string headers_digest(const KernelSources& sources) {
-    std::vector<cache::TaggedField> fields;
-    for (std::size_t i = 1; i < sources.files.size(); ++i) {
-        fields.emplace_back("path", sources.files[i].relative_path);
-        fields.emplace_back("contents", sources.files[i].contents);
-    }
-    return cache::compute_tagged_key(fields);
 }
 
 search::Outcome failure(std::string status, std::string message) {
@@ -198,10 +189,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
         done[position.at(finished->ticket)] = std::move(*finished);
     }
     // The GPU waits for the whole batch: each variant is charged its share of that wait.
-    const double wait_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - compile_start)
-            .count() /
-        static_cast<double>(batch.size());
+    const double wait_ms = compile::since_ms(compile_start) / static_cast<double>(batch.size());
 
     Compiled compiled;
     for (std::size_t i = 0; i < batch.size(); ++i)
@@ -227,9 +215,7 @@ std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator:
     const auto wait_start = std::chrono::steady_clock::now();
     auto finished = queue().next();
     if (!finished) return std::nullopt;
-    const double wait_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start)
-            .count();
+    const double wait_ms = compile::since_ms(wait_start);
     const auto found = submitted_.find(finished->ticket);
     search::Candidate candidate = found->second;
     submitted_.erase(found);

@@ -17,7 +17,7 @@ std::string flag_needing_nvcc(const spec::TargetFlags& target) {
     return "";
 }
 
-CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
+CompilerChoice choose_compiler(const spec::Spec& spec, int arch, const ProbeImages& probes) {
     if (spec.compiler == "nvcc") return {compile::Backend::Nvcc, {}, {}};
     const std::string flag = flag_needing_nvcc(spec.target);
     if (spec.compiler == "nvrtc") {
@@ -44,7 +44,10 @@ CompilerChoice choose_compiler(const spec::Spec& spec, int arch) {
         const std::lock_guard lock(mutex);
         if (const auto it = chosen.find(key); it != chosen.end()) return it->second;
     }
-    const compile::CompileResult nvrtc = compile::compile(original);
+    const compile::CompileResult nvrtc =
+        probes.images ? probes.images->find_or_compile(
+                            compile::image_key(original, probes.headers_digest), original)
+                      : compile::compile(original);
     const CompilerChoice choice =
         nvrtc.ok ? CompilerChoice{} : CompilerChoice{compile::Backend::Nvcc, nvrtc.log, {}};
     const std::lock_guard lock(mutex);

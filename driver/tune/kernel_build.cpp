@@ -186,7 +186,8 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                             options.host_compiler,
                             options.budget_evaluations,
                             options.budget_seconds,
-                            {}};
+                            {},
+                            options.llm_flags};
     for (const auto& seed : options.seeds) declared.seeds.push_back(fs::absolute(seed));
     if (options.mode == Mode::Off) {
         notes.push_back("OPTIML_MODE=off: every architecture runs the original kernel");
@@ -210,8 +211,10 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         // With an LLM taking part the key holds its model and prompts; `base_key` is that of the
         // same inputs without it (docs/caching.md, "The LLM").
         const cache::LlmKeyInputs llm = llm_key_inputs(options.llm, spec.budget.strategy);
+        // The compiler choice's probe compiles once, not on every run (compiler_choice.h).
+        compile::ImageCache images(compile::image_cache_dir(caches.local().root()));
         for (const int arch : archs) {
-            const cache::KeyInputs inputs = key_inputs(spec, sources, arch, llm);
+            const cache::KeyInputs inputs = key_inputs(spec, sources, arch, llm, &images);
             const std::string key = cache::compute_key(inputs);
             const cache::KeyInputs base_inputs = key_inputs(spec, sources, arch);
             const std::string base_key = cache::compute_key(base_inputs);

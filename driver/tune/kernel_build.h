@@ -37,7 +37,8 @@ struct BuildOptions {
     std::string host_compiler = "c++";    // compiles the spec's comparison function, if any
     // Optional: this kernel's file of the build manifest (build_manifest.h), rewritten each run.
     std::filesystem::path manifest;
-    llm::LlmConfig llm;                   // passed to each tuning (TuneRequest::llm)
+    llm::LlmConfig llm;           // passed to each tuning (TuneRequest::llm)
+    llm::LlmOverrides llm_flags;  // the flags in `llm`, for the build manifest (retune)
     // The user's build (target_flags.h): empty compile_commands, none (the kernel compiled with
     // OptiML's options only). With one, `archs` empty means the target's own architectures.
     std::filesystem::path compile_commands;

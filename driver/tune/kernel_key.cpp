@@ -52,8 +52,17 @@ cache::LlmKeyInputs llm_key_inputs(const llm::LlmConfig& config, const std::stri
     return {true, config.model, llm::tuning_prompt_fingerprints()};
 }
 
+std::string headers_digest(const KernelSources& sources) {
+    std::vector<cache::TaggedField> fields;
+    for (std::size_t i = 1; i < sources.files.size(); ++i) {
+        fields.emplace_back("path", sources.files[i].relative_path);
+        fields.emplace_back("contents", sources.files[i].contents);
+    }
+    return cache::compute_tagged_key(fields);
+}
+
 cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch,
-                            cache::LlmKeyInputs llm) {
+                            cache::LlmKeyInputs llm, compile::ImageCache* images) {
     cache::KeyInputs inputs;
     inputs.llm = std::move(llm);
     inputs.optiml_version = kVersion;
@@ -74,7 +83,8 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
         for (const auto& file : generator)
             inputs.generator_sources.back().push_back({file.relative_path, file.contents});
     }
-    if (choose_compiler(spec, arch).backend == compile::Backend::Nvcc) {
+    const ProbeImages probes{images, images ? headers_digest(sources) : std::string()};
+    if (choose_compiler(spec, arch, probes).backend == compile::Backend::Nvcc) {
         inputs.compiler = "nvcc";
         inputs.compiler_version = compile::nvcc_version();
     }

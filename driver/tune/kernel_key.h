@@ -9,6 +9,7 @@
 
 #include "cache/key.h"
 #include "cache/store.h"
+#include "driver/compile/image_cache.h"
 #include "driver/compile/include_scanner.h"
 #include "driver/llm/llm_config.h"
 #include "driver/spec/spec.h"
@@ -39,9 +40,15 @@ KernelSources scan_sources(const spec::Spec& spec);
 // the same), the API key, timeouts, retries or the token budget. docs/caching.md says why.
 cache::LlmKeyInputs llm_key_inputs(const llm::LlmConfig& config, const std::string& strategy);
 
-// `llm` from llm_key_inputs(); the default: no LLM takes part.
+// One digest for the kernel's local headers (the source itself is hashed with each compile
+// request): what image keys hold for them.
+std::string headers_digest(const KernelSources& sources);
+
+// `llm` from llm_key_inputs(); the default: no LLM takes part. `images`, when given, is where the
+// compiler choice's probe is looked up and kept (compiler_choice.h): a build passes its local
+// cache's, so that a run after the first compiles nothing to compute a key.
 cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources, int arch,
-                            cache::LlmKeyInputs llm = {});
+                            cache::LlmKeyInputs llm = {}, compile::ImageCache* images = nullptr);
 
 // The same result stored under the key of the same inputs without the LLM (`base_key`,
 // `base_summary` its key_summary): builds without an endpoint are then served the verified winner

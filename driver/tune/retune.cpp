@@ -58,6 +58,13 @@ struct Kernel {
     KernelSources sources;
     cache::Store* local;
     const cache::LookupChain* chain;
+    llm::LlmConfig llm;           // the environment's, with the build's flags over it
+    cache::LlmKeyInputs llm_key;  // what of it enters the key (kernel_key.h)
+
+    // The key's inputs for `arch`, with the LLM as the build had it, or without it (`base`).
+    cache::KeyInputs inputs(int arch, bool base = false) const {
+        return key_inputs(spec, sources, arch, base ? cache::LlmKeyInputs{} : llm_key);
+    }
 };
 
 // The recording's outcomes stand in for the GPU: the search runs against them and both winners
@@ -112,7 +119,8 @@ void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
     request.budget = {k.spec.budget.evaluations, k.spec.budget.seconds, k.spec.budget.strategy};
     request.host_compiler = k.declared->host_compiler;
     request.cache_root = k.local->root();
-    request.seeds = k.declared->seeds;  // no LLM: a nightly retune asks no model
+    request.llm = k.llm;
+    request.seeds = k.declared->seeds;  // their llm/ folders hold recorded exchanges
     const std::optional<cache::Entry> fresh = run_tuning(request, log, &failure);
     if (!fresh) {
         row.status = "failed";
@@ -157,6 +165,19 @@ void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
             row.note = "could not publish the new winner: " + std::string(e.what());
         }
     }
+    // As a build's tuning does: builds without the LLM are served the verified winner it helped
+    // find, unless they have an entry of their own.
+    const cache::KeyInputs base_inputs = k.inputs(device.arch, /*base=*/true);
+    const std::string base_key = cache::compute_key(base_inputs);
+    if (base_key == row.new_key || k.chain->fetch(base_key, [](const std::string&) {})) return;
+    const cache::Entry copy = llm_entry_for_base_key(*fresh, base_key, key_summary(base_inputs));
+    try {
+        k.local->put(copy);
+        if (options.publish) options.publish(copy);
+    } catch (const std::exception& e) {
+        row.note += std::string(row.note.empty() ? "" : "; ") +
+                    "the copy for builds without the LLM: " + e.what();
+    }
 }
 
 void write_text(const fs::path& file, const std::string& text) {
@@ -196,7 +217,7 @@ RetuneRow retune_arch(const Kernel& k, const DeclaredArch& arch, const search::R
     row.arch = arch.arch;
     row.spec = k.declared->spec.string();
     row.old_key = arch.key;
-    const cache::KeyInputs inputs = key_inputs(k.spec, k.sources, arch.number());
+    const cache::KeyInputs inputs = k.inputs(arch.number());
     row.new_key = cache::compute_key(inputs);
     std::optional<cache::Entry> cached;
     const auto warn = [&log](const std::string& message) {
@@ -284,10 +305,12 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
             every_arch("skipped", "OPTIML_MODE=off for this kernel");
             continue;
         }
-        Kernel k{&kernel, {}, {}, nullptr, nullptr};
+        Kernel k{&kernel, {}, {}, nullptr, nullptr, {}, {}};
         try {
             k.spec = spec::load_spec(kernel.spec);
             k.sources = scan_sources(k.spec);
+            k.llm = llm::apply_overrides(options.llm, kernel.llm_flags);
+            llm::validate(k.llm);
         } catch (const std::exception& e) {
             every_arch("failed", e.what());
             continue;
@@ -305,11 +328,11 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
                 chain.add(std::make_unique<cache::LocalBackend>(cache::Store(seed, true)), "seed");
         k.local = &local;
         k.chain = &chain;
+        k.llm_key = llm_key_inputs(k.llm, k.spec.budget.strategy);
         const auto replay = replays.find(k.spec.name);
 
         for (const auto& arch : kernel.archs) {
-            const std::string key =
-                cache::compute_key(key_inputs(k.spec, k.sources, arch.number()));
+            const std::string key = cache::compute_key(k.inputs(arch.number()));
             if (const auto [done, fresh] = retuned.emplace(key, kernel.spec.string()); !fresh) {
                 log << "optiml: retune: " << kernel.name << ": " << arch.arch << ": same key as "
                     << done->second << ", retuned once\n";

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cache/store.h"
+#include "driver/llm/llm_config.h"
 #include "driver/tune/retune_report.h"
 
 namespace optiml::tune {
@@ -30,6 +31,11 @@ struct RetuneOptions {
     // Called with each new winner stored in the local cache, to publish it (the remote cache);
     // null: nothing is published. Throws std::runtime_error to report a failed publication.
     std::function<void(const cache::Entry&)> publish;
+    // This machine's LLM settings (llm::llm_config_from_environment(), the API key among them),
+    // where `optiml build` starts too: each kernel's build flags (DeclaredKernel::llm_flags)
+    // override them as they did the build's, so that the retune's key is the build's and the
+    // LLM proposes and judges as it did there.
+    llm::LlmConfig llm;
 };
 
 inline constexpr int kRegressionStatus = 2;

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include "driver/analysis/format.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/llm/exchange_chain.h"
 #include "driver/llm/llm_config.h"
@@ -76,12 +76,6 @@ std::string first_line(const std::string& text) {
     return line.empty() ? "no log" : line;
 }
 
-std::string milliseconds(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.4g ms", ms);
-    return text;
-}
-
 }  // namespace
 
 std::string utc_now() {
@@ -123,9 +117,9 @@ search::Space tuning_space(const spec::Spec& spec) {
 std::string entry_summary(const nlohmann::json& m) {
     std::ostringstream out;
     out << search::format_config(m.value("parameters", search::Config{})) << ", "
-        << milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
-        << milliseconds(m["original_time_ms"].value("median", 0.0)) << " (" << std::fixed
-        << std::setprecision(2) << m.value("speedup", 0.0) << "x) on "
+        << analysis::format::milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
+        << analysis::format::milliseconds(m["original_time_ms"].value("median", 0.0)) << " ("
+        << std::fixed << std::setprecision(2) << m.value("speedup", 0.0) << "x) on "
         << m["device"].value("name", "?");
     return out.str();
 }
@@ -234,7 +228,8 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
             << " variants (" << so_far.strategy << " of " << so_far.space_size << ")";
         if (so_far.best && so_far.baseline && so_far.trace[*so_far.baseline].outcome.ok) {
             const auto& best = so_far.trace[*so_far.best];
-            log << ", best " << milliseconds(best.outcome.median_ms) << " (" << std::setprecision(3)
+            log << ", best " << analysis::format::milliseconds(best.outcome.median_ms) << " ("
+                << std::setprecision(3)
                 << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
                 << "x) " << search::format_candidate(best.candidate);
         }

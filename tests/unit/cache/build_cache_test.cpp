@@ -3,6 +3,7 @@
 // (tests/integration/remote_cache.sh covers a real server.)
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -35,11 +36,24 @@ std::string refusing_url() {
 
 class BuildCacheTest : public ::testing::Test {
   protected:
-    BuildCacheConfig config(RemoteMode mode) {
+    // No test sees a signing key it did not ask for (use_signing_key), nor leaves one behind.
+    void SetUp() override { ::unsetenv("OPTIML_SIGNING_KEY"); }
+    void TearDown() override { ::unsetenv("OPTIML_SIGNING_KEY"); }
+    RemoteConfig remote(RemoteMode mode) const {
         RemoteConfig remote;
         remote.url = url_;
         remote.mode = mode;
-        return {scratch_.path() / "local", {}, remote, {}};
+        return remote;
+    }
+    BuildCacheConfig config(RemoteMode mode) {
+        return {scratch_.path() / "local", {}, remote(mode), {}};
+    }
+    // A tuning runner's key pair under the scratch folder, named by $OPTIML_SIGNING_KEY for the
+    // rest of the test; returns its .pub file.
+    std::filesystem::path use_signing_key() {
+        const auto pub = write_key_pair(scratch_.path() / "keys", "runner", "test");
+        ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
+        return pub;
     }
     Warn collect() {
         return [this](const std::string& w) { warnings_.push_back(w); };
@@ -75,7 +89,6 @@ TEST_F(BuildCacheTest, AReadOnlyRemoteNeverPublishesAndTheLocalCacheStillGetsThe
 }
 
 TEST_F(BuildCacheTest, AReadWriteBuildWithoutASigningKeySaysWhyItDoesNotPublish) {
-    ::unsetenv("OPTIML_SIGNING_KEY");
     BuildCache caches(config(RemoteMode::kReadWrite), collect());
     EXPECT_FALSE(caches.store(sample_entry("tuned")));
     ASSERT_EQ(warnings_.size(), 1u);
@@ -84,26 +97,38 @@ TEST_F(BuildCacheTest, AReadWriteBuildWithoutASigningKeySaysWhyItDoesNotPublish)
     EXPECT_TRUE(caches.local().contains(sample_entry("tuned").key));
 }
 
+TEST_F(BuildCacheTest, APublisherWithoutASigningKeyIsToldWhatToSetBeforeItTunes) {
+    try {
+        required_signing_key();
+        ADD_FAILURE() << "no OPTIML_SIGNING_KEY was taken for a key";
+    } catch (const CacheError& e) {
+        const std::string why = e.what();
+        EXPECT_EQ(why.rfind("OPTIML_SIGNING_KEY is not set, and builds accept only signed", 0), 0u)
+            << why;
+        EXPECT_NE(why.find("optiml cache keygen --out <dir>"), std::string::npos) << why;
+        EXPECT_NE(why.find(kTrustedKeysFileName), std::string::npos) << why;
+    }
+    const auto pub = use_signing_key();
+    std::ifstream line(pub);
+    std::string algorithm, public_key;
+    line >> algorithm >> public_key;
+    EXPECT_EQ(required_signing_key().public_key(), public_key);
+    ::setenv("OPTIML_SIGNING_KEY", pub.c_str(), 1);
+    EXPECT_THROW(required_signing_key(), CacheError);  // a public key cannot sign
+}
+
 TEST_F(BuildCacheTest, PublishToRemoteReportsAnUnreachableServerOnce) {
-    write_key_pair(scratch_.path() / "keys", "runner", "test");
-    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
-    RemoteConfig remote;
-    remote.url = url_;
-    remote.mode = RemoteMode::kReadWrite;
-    EXPECT_FALSE(publish_to_remote(sample_entry("winner"), remote, collect()));
-    ::unsetenv("OPTIML_SIGNING_KEY");
+    use_signing_key();
+    EXPECT_FALSE(
+        publish_to_remote(sample_entry("winner"), remote(RemoteMode::kReadWrite), collect()));
     ASSERT_EQ(warnings_.size(), 1u);
     EXPECT_EQ(warnings_[0].rfind("not published to the remote cache: remote cache " + url_, 0), 0u)
         << warnings_[0];
 }
 
 TEST_F(BuildCacheTest, TheRetunePublisherThrowsTheReasonAnEntryWasNotPublished) {
-    write_key_pair(scratch_.path() / "keys", "runner", "test");
-    ::setenv("OPTIML_SIGNING_KEY", (scratch_.path() / "keys" / "runner.pem").c_str(), 1);
-    RemoteConfig remote;
-    remote.url = url_;
-    remote.mode = RemoteMode::kReadWrite;
-    const auto publish = remote_publisher(remote);
+    use_signing_key();
+    const auto publish = remote_publisher(remote(RemoteMode::kReadWrite));
     try {
         publish(sample_entry("winner"));
         ADD_FAILURE() << "an unreachable remote was taken for a publication";
@@ -113,7 +138,6 @@ TEST_F(BuildCacheTest, TheRetunePublisherThrowsTheReasonAnEntryWasNotPublished) 
                   0u)
             << e.what();
     }
-    ::unsetenv("OPTIML_SIGNING_KEY");
 }
 
 }  // namespace

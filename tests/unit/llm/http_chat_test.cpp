@@ -202,6 +202,27 @@ TEST_F(HttpChatTest, Unauthorized401NamesTheVariableAndNeverTheKey) {
     EXPECT_EQ(server.requests().size(), 1u);
 }
 
+TEST_F(HttpChatTest, AShortKeyIsRedactedFromTheServersWordsWithoutCuttingOthers) {
+    // A local server's one-letter key: the echo goes, OptiML's own sentence and the URL stay.
+    LoopbackServer server(
+        {{"responses",
+          {{{"status", 401},
+            {"body", {{"error", {{"message", "Incorrect API key provided: a. Ask an admin"}}}}}}}}},
+        scratch_.path());
+    LlmConfig config = config_for(server);
+    config.api_key = "a";
+    HttpChat chat(config);
+    const std::string message = failure_of(chat);
+    EXPECT_NE(message.find("LLM endpoint " + server.base_url() + "/chat/completions refused"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("Incorrect API key provided: <redacted>. Ask an admin"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("set OPTIML_LLM_API_KEY to a valid API key for it"), std::string::npos)
+        << message;
+}
+
 TEST_F(HttpChatTest, ExhaustedQuotaStopsWithoutRetrying) {
     LoopbackServer server({{"responses",
                             {{{"status", 429},

@@ -50,6 +50,15 @@ class CompilerChoiceTest : public ::testing::Test {
         return spec::load_spec(file);
     }
 
+    // The kernel without its host code: NVRTC compiles it.
+    void write_device_code() const {
+        std::ofstream(dir_ / "scale_rows.cu")
+            << "#include \"row_helpers.h\"\n"
+               "template <int BLOCK> __global__ void scale_rows(float* rows, int n) {\n"
+               "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+               "    if (i < n) rows[i] = scaled(rows[i]);\n}\n";
+    }
+
     std::string key(const spec::Spec& s) const {
         return cache::compute_key(key_inputs(s, scan_sources(s), 90));
     }
@@ -87,17 +96,49 @@ TEST_F(CompilerChoiceTest, TheKeyNamesNvccAndItsVersion) {
 }
 
 TEST_F(CompilerChoiceTest, DeviceCodeStaysWithNvrtcAndItsOldKey) {
-    std::ofstream(dir_ / "scale_rows.cu")
-        << "#include \"row_helpers.h\"\n"
-           "template <int BLOCK> __global__ void scale_rows(float* rows, int n) {\n"
-           "    const int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-           "    if (i < n) rows[i] = scaled(rows[i]);\n}\n";
+    write_device_code();
     const spec::Spec automatic = spec("auto");
     EXPECT_EQ(choose_compiler(automatic, 90).backend, compile::Backend::Nvrtc);
     const cache::KeyInputs inputs = key_inputs(automatic, scan_sources(automatic), 90);
     EXPECT_TRUE(inputs.compiler.empty());
     EXPECT_EQ(key(automatic), key(spec("")));
     EXPECT_EQ(choose_compiler(spec("nvcc"), 90).backend, compile::Backend::Nvcc);
+}
+
+// The probe's key: the original at its defaults as NVRTC would compile it, with its headers.
+std::string probe_key(const spec::Spec& s) {
+    return compile::image_key(make_compile_request(s, s.default_config(), 90,
+                                                   compile::Output::Cubin, compile::Backend::Nvrtc),
+                              headers_digest(scan_sources(s)));
+}
+
+TEST_F(CompilerChoiceTest, AProbeThatCompiledIsKeptInTheImageCache) {
+    write_device_code();
+    const spec::Spec automatic = spec("auto");
+    compile::ImageCache images(dir_ / "images");
+    ASSERT_FALSE(images.find(probe_key(automatic)));
+    const cache::KeyInputs inputs = key_inputs(automatic, scan_sources(automatic), 90, {}, &images);
+    EXPECT_TRUE(inputs.compiler.empty());  // NVRTC
+    const auto kept = images.find(probe_key(automatic));
+    ASSERT_TRUE(kept);
+    EXPECT_EQ(kept->lowered_name, "_Z10scale_rowsILi64EEvPfi");
+    // A header edit is another probe.
+    std::ofstream(dir_ / "row_helpers.h", std::ios::app) << "// edited\n";
+    EXPECT_FALSE(images.find(probe_key(automatic)));
+}
+
+// A later run finds the probe's image and compiles nothing: planted here under the probe's key for
+// the kernel among host code, whose NVRTC compile fails, the image answers NVRTC.
+TEST_F(CompilerChoiceTest, AKeptProbeAnswersWithoutCompiling) {
+    const spec::Spec mixed = spec("");
+    compile::ImageCache images(dir_ / "images");
+    compile::CompileResult planted;
+    planted.ok = true;
+    planted.binary = "planted image";
+    planted.lowered_name = "_Z10scale_rowsILi64EEvPfi";
+    images.store(probe_key(mixed), planted);
+    const cache::KeyInputs inputs = key_inputs(mixed, scan_sources(mixed), 90, {}, &images);
+    EXPECT_TRUE(inputs.compiler.empty()) << inputs.compiler;  // not the nvcc a compile would pick
 }
 
 TEST_F(CompilerChoiceTest, NvrtcWrittenRefusesAFileWithMain) {

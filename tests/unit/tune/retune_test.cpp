@@ -17,6 +17,7 @@
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/tune/build_manifest.h"
 #include "driver/tune/kernel_build.h"
+#include "driver/tune/kernel_key.h"
 #include "tests/unit/tune/build_test_support.h"
 
 namespace optiml::tune {
@@ -54,9 +55,12 @@ class RetuneTest : public ::testing::Test {
     }
 
     // `optiml build` of saxpy for sm_90 (a seed hit) and sm_80 (no entry) into dir_/build, as
-    // target `target` declares it.
-    void build(const std::string& target = "app") {
+    // target `target` declares it; its LLM settings resolved as `optiml build` does, the
+    // environment's with `llm_flags` (what CMake passes) over them.
+    void build(const std::string& target = "app", const llm::LlmOverrides& llm_flags = {}) {
         BuildOptions options;
+        options.llm = llm::apply_overrides(llm::llm_config_from_environment(), llm_flags);
+        options.llm_flags = llm_flags;
         options.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
         options.archs = {90, 80};
         options.out_dir = dir_ / "build/optiml" / target;
@@ -213,6 +217,44 @@ TEST_F(RetuneTest, AKernelTwoTargetsDeclareIsRetunedOncePerArchitecture) {
     EXPECT_EQ(retune(1.0, report, log), 0) << log;
     EXPECT_EQ(report.rows.size(), 2u) << log;  // sm_90 and sm_80, once each
     EXPECT_NE(log.find("retuned once"), std::string::npos) << log;
+}
+
+// The LLM enters the retune's key as it entered the build's: CMake's settings (flags the build
+// manifest records) and the environment's. sm_80 has no entry: its row's old key is the one the
+// build computed and looked up.
+TEST_F(RetuneTest, ARetuneComputesTheBuildsKeyForASpecWithAnLlmConfigured) {
+    const spec::Spec spec =
+        spec::load_spec(fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json");
+    const std::string plain = cache::compute_key(key_inputs(spec, scan_sources(spec), 80));
+    const auto retuned_sm80 = [&] {
+        RetuneOptions options;
+        options.build_dir = dir_ / "build";
+        options.llm = llm::llm_config_from_environment();  // as `optiml retune` reads it
+        std::ostringstream log;
+        RetuneReport report;
+        EXPECT_EQ(run_retune(options, log, &report), 1) << log.str();  // no GPU: all skipped
+        return row(report, "sm_80");
+    };
+
+    llm::LlmOverrides flags;
+    flags.base_url = "http://127.0.0.1:9/v1";
+    flags.model = "cmake-model";
+    build("app", flags);
+    ASSERT_EQ(read_declared_kernels(dir_ / "build").at(0).llm_flags.model, "cmake-model");
+    const RetuneRow by_flags = retuned_sm80();
+    EXPECT_EQ(by_flags.new_key, by_flags.old_key);
+    EXPECT_NE(by_flags.new_key, plain);  // the model is in it
+
+    fs::remove_all(dir_ / "build");
+    setenv("OPTIML_LLM_BASE_URL", "http://127.0.0.1:9/v1", 1);
+    setenv("OPTIML_LLM_MODEL", "environment-model", 1);
+    build("app");
+    const RetuneRow by_environment = retuned_sm80();
+    unsetenv("OPTIML_LLM_BASE_URL");
+    unsetenv("OPTIML_LLM_MODEL");
+    EXPECT_EQ(by_environment.new_key, by_environment.old_key);
+    EXPECT_NE(by_environment.new_key, plain);
+    EXPECT_NE(by_environment.new_key, by_flags.new_key);
 }
 
 TEST_F(RetuneTest, ASlowdownWithinTheThresholdPasses) {
