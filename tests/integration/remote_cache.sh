@@ -248,13 +248,16 @@ rm -rf "$local_cache"
 kill -STOP "$nginx_pid"
 start=$(now_ms)
 for i in $(seq 8); do build_kernel "$i" "$nginx_url" "$work/frozen.$i.log" || fail "kernel $i failed"; done
-total=$(($(now_ms) - start - 8 * baseline_ms))
+elapsed=$(($(now_ms) - start))
+total=$((elapsed - 8 * baseline_ms))
 kill -CONT "$nginx_pid"
 [[ $(remote_warnings "$work"/frozen.*.log) -eq 1 ]] || fail "frozen server: $(remote_warnings "$work"/frozen.*.log) remote warnings, expected 1"
 assert_matches "$work/frozen.1.log" 'request timeout 10000 ms' "the warning does not name the timeout"
 # One request's timeout (10 s) for the whole build, then the others skip the remote.
 ((total < 12000)) || fail "a frozen server added ${total} ms to 8 kernel builds (bound: 10 s + slack)"
-((total >= 9000)) || fail "a frozen server added only ${total} ms: was the timeout applied?"
+# The lower bound on the raw time: the builds' own cost, subtracted above, varies on a loaded
+# machine by more than the bound's slack.
+((elapsed >= 9900)) || fail "8 kernel builds against a frozen server took only ${elapsed} ms: was the timeout applied?"
 row "frozen (SIGSTOP) for a build of 8 kernels, default timeouts (connect 2 s, request 10 s)" \
     "first kernel waits one request timeout, warns once; the other 7 skip the remote (marked down for 60 s); all original kernel; exit 0" \
     "${total} ms for the whole build"
