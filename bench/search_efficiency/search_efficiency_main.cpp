@@ -36,15 +36,27 @@ struct Row {
     std::vector<double> ratio_after[std::size(kCheckpoints)];
 };
 
-Row measure(const search::Recording& recording, const std::string& strategy, int seeds,
-            int budget) {
+struct Options {
+    int seeds = 20;
+    int budget = 300;
+    // Candidates in flight, as tune's streaming pipeline keeps them on the H200 (16 cores:
+    // CandidateEvaluator::streaming_depth() = 18); 0: batches of `batch`, without streaming.
+    std::size_t in_flight = 18;
+    std::size_t batch = 8;
+    std::vector<std::string> strategies;  // empty: all
+};
+
+Row measure(const search::Recording& recording, const std::string& strategy,
+            const Options& options) {
+    const int seeds = options.seeds;
+    const int budget = options.budget;
     const double optimum = *recording.optimum_ms();
     Row row;
     for (int seed = 1; seed <= seeds; ++seed) {
-        search::ReplayEvaluator evaluator(recording);
+        search::ReplayEvaluator evaluator(recording, options.in_flight);
         const search::Result result =
             search::run_search(recording.space, evaluator, {budget, 1e9, strategy}, {},
-                               static_cast<std::uint64_t>(seed));
+                               static_cast<std::uint64_t>(seed), options.batch);
         const auto reached = search::evaluations_until(result, optimum * kWithin);
         row.evaluations.push_back(reached ? static_cast<double>(*reached)
                                           : std::numeric_limits<double>::infinity());
@@ -54,7 +66,16 @@ Row measure(const search::Recording& recording, const std::string& strategy, int
     return row;
 }
 
-void report(const search::Recording& recording, int seeds, int budget) {
+std::string evaluations_text(double evals, int beyond) {
+    char text[32];
+    if (std::isfinite(evals))
+        std::snprintf(text, sizeof(text), "%.1f", evals);
+    else
+        std::snprintf(text, sizeof(text), "> %d", beyond);
+    return text;
+}
+
+void report(const search::Recording& recording, const Options& options) {
     const double optimum = *recording.optimum_ms();
     const std::size_t valid = recording.space.enumerate_valid().size();
     std::printf("\n%s (%s%s%s): %s\n",
@@ -64,49 +85,84 @@ void report(const search::Recording& recording, int seeds, int budget) {
     std::printf(
         "  %zu valid configurations (%zu succeeded), %zu within 2%% of the optimum "
         "%.4g ms; budget %d evaluations, %d seeds\n",
-        valid, recording.successes(), recording.within(kWithin), optimum, budget, seeds);
-    std::printf("  %-11s %14s %8s %10s %10s %10s\n", "strategy", "evals to 2%", "reached",
-                "ratio@50", "ratio@100", "ratio@200");
+        valid, recording.successes(), recording.within(kWithin), optimum, options.budget,
+        options.seeds);
+    std::printf("  %-11s %14s %14s %8s %10s %10s %10s\n", "strategy", "with baseline",
+                "strategy only", "reached", "ratio@50", "ratio@100", "ratio@200");
     for (const std::string& strategy : search::strategy_names()) {
-        const Row row = measure(recording, strategy, seeds, budget);
+        if (!options.strategies.empty() &&
+            std::find(options.strategies.begin(), options.strategies.end(), strategy) ==
+                options.strategies.end())
+            continue;
+        const Row row = measure(recording, strategy, options);
+        // The baseline is always the trace's first evaluation: the strategy chose the others.
         const double evals = median(row.evaluations);
         const auto reached = std::count_if(row.evaluations.begin(), row.evaluations.end(),
                                            [](double e) { return std::isfinite(e); });
-        char evals_text[32];
-        if (std::isfinite(evals))
-            std::snprintf(evals_text, sizeof(evals_text), "%.1f", evals);
-        else
-            std::snprintf(evals_text, sizeof(evals_text), "> %d", budget);
-        std::printf("  %-11s %14s %7.0f%% %10.4f %10.4f %10.4f\n", strategy.c_str(), evals_text,
-                    100.0 * static_cast<double>(reached) / seeds, median(row.ratio_after[0]),
-                    median(row.ratio_after[1]), median(row.ratio_after[2]));
+        std::printf("  %-11s %14s %14s %7.0f%% %10.4f %10.4f %10.4f\n", strategy.c_str(),
+                    evaluations_text(evals, options.budget).c_str(),
+                    evaluations_text(evals - 1, options.budget - 1).c_str(),
+                    100.0 * static_cast<double>(reached) / options.seeds,
+                    median(row.ratio_after[0]), median(row.ratio_after[1]),
+                    median(row.ratio_after[2]));
     }
 }
+
+std::vector<std::string> split_names(const std::string& text) {
+    std::vector<std::string> names;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        if (comma > from) names.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+    }
+    return names;
+}
+
+constexpr const char* kUsage =
+    "usage: optiml-bench-search-efficiency <recording>... [--seeds N] [--budget N] "
+    "[--in-flight N] [--batch N] [--strategies S,...]\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    int seeds = 20;
-    int budget = 300;
+    Options options;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--seeds") && i + 1 < argc)
-            seeds = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--budget") && i + 1 < argc)
-            budget = std::atoi(argv[++i]);
+        const bool has_value = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--seeds") && has_value)
+            options.seeds = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--budget") && has_value)
+            options.budget = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--in-flight") && has_value)
+            options.in_flight = static_cast<std::size_t>(std::max(0, std::atoi(argv[++i])));
+        else if (!std::strcmp(argv[i], "--batch") && has_value)
+            options.batch = static_cast<std::size_t>(std::max(0, std::atoi(argv[++i])));
+        else if (!std::strcmp(argv[i], "--strategies") && has_value)
+            options.strategies = split_names(argv[++i]);
         else
             files.emplace_back(argv[i]);
     }
-    if (files.empty() || seeds < 1 || budget < 1) {
-        std::fprintf(stderr,
-                     "usage: optiml-bench-search-efficiency <recording>... [--seeds N] "
-                     "[--budget N]\n");
+    if (files.empty() || options.seeds < 1 || options.budget < 1 || options.batch < 1) {
+        std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
+    for (const std::string& name : options.strategies)
+        if (std::find(search::strategy_names().begin(), search::strategy_names().end(), name) ==
+            search::strategy_names().end()) {
+            std::fprintf(stderr, "optiml: error: --strategies: no strategy '%s' (one of: %s)\n",
+                         name.c_str(), search::strategy_names_text().c_str());
+            return 2;
+        }
     std::printf(
-        "search efficiency: %d seeds, budget %d evaluations; evals to 2%% is the median "
-        "over seeds (a seed that never got there counts as more than the budget)\n",
-        seeds, budget);
+        "search efficiency: %d seeds, budget %d evaluations, %s; evals to 2%% is the median over "
+        "seeds (a seed that never got there counts as more than the budget), counted with the "
+        "baseline (the default configuration, always evaluation 1) and without it (the "
+        "strategy's own evaluations)\n",
+        options.seeds, options.budget,
+        options.in_flight > 0
+            ? ("streaming, " + std::to_string(options.in_flight) + " in flight").c_str()
+            : ("batches of " + std::to_string(options.batch)).c_str());
     for (const std::string& file : files) {
         search::Recording recording;
         try {
@@ -119,7 +175,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "optiml: error: %s: no configuration succeeded\n", file.c_str());
             return 1;
         }
-        report(recording, seeds, budget);
+        report(recording, options);
     }
     return 0;
 }

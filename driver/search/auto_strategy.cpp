@@ -1,11 +1,15 @@
 // The default: exhaustive for tiny spaces that fit the evaluation budget (up to 32
 // configurations: the answer is then exact, and cheap); random when the budget is too small for
-// any model to learn from; otherwise bayes and greedy_ils taking turns (portfolio_strategy.cpp).
-// On the six spaces recorded on the H200 (bench/search_efficiency, 20 seeds) no single strategy
-// was best everywhere: greedy_ils needed 7.5 evaluations to come within 2% on the convolution
-// where bayes needed 51.5, bayes 13.5 on the transpose where greedy_ils needed 53; the pair needs
-// 14 and 16, and at most 1.9x the best single strategy on every space, where exhaustive needed
-// 3-9x on the spaces that fit a budget of 300.
+// any model to learn from; otherwise the extremes design (initial_design.h: the all-largest corner,
+// then the default with each parameter at its largest) followed by two Gaussian-process searches
+// taking turns (portfolio_strategy.cpp): bayes, over the whole space, and local_bayes, over the
+// best configuration's neighbours. On the six spaces recorded on the H200, replayed through tune's
+// streaming pipeline (bench/search_efficiency, 20 seeds, 18 in flight), this needed a median of
+// 1-14 evaluations to come within 2% of the optimum where the former default (bayes and
+// greedy_ils taking turns, no design) needed 1-38.5. With the design the convolution needed 6
+// (default with tile_size_x=8 is within 2%) and the matmul 2 (its corner is); local_bayes in
+// place of greedy_ils made the transpose 8 instead of 16-22 in trial runs.
+#include "driver/search/initial_design.h"
 #include "driver/search/strategies.h"
 
 namespace optiml::search {
@@ -21,8 +25,8 @@ std::unique_ptr<Strategy> make_auto(CandidatePool& pool, const StrategyOptions& 
     if (options.budget_evaluations < kSmallestLearningBudget) return make_random(pool, options);
     std::vector<std::unique_ptr<Strategy>> members;
     members.push_back(make_bayes(pool, options));
-    members.push_back(make_greedy_ils(pool, options));
-    return make_portfolio(std::move(members));
+    members.push_back(make_local_bayes(pool, options));
+    return make_designed(pool, options, make_portfolio(std::move(members)));
 }
 
 }  // namespace optiml::search

@@ -2,7 +2,9 @@
 // log(time); each batch takes the candidates of highest expected improvement, each pick damping
 // the improvement expected of candidates near it so a batch spreads out. Failed configurations
 // are modelled as clearly slower than the slowest success, so the model steers away from failing
-// regions. The first few picks are random, to give the model something to fit.
+// regions. The first few picks are random, to give the model something to fit. The local kind
+// (auto's second member) scores only the untaken neighbours of the best configuration, a model-
+// ordered local search: it models from two measurements on, since its picks stay near data.
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -33,11 +35,12 @@ double distance(const std::vector<double>& a, const std::vector<double>& b) {
 
 class Bayes : public Strategy {
   public:
-    Bayes(CandidatePool& pool, std::uint64_t seed)
+    Bayes(CandidatePool& pool, std::uint64_t seed, bool local)
         : pool_(pool),
           engine_(seed),
-          initial_(std::max<std::size_t>(6, pool.space().names.size() + 2)) {}
-    std::string name() const override { return "bayes"; }
+          initial_(local ? 2 : std::max<std::size_t>(6, pool.space().names.size() + 2)),
+          local_(local) {}
+    std::string name() const override { return local_ ? "local_bayes" : "bayes"; }
 
     std::vector<Config> propose(std::size_t n) override {
         std::vector<Config> out;
@@ -110,9 +113,16 @@ class Bayes : public Strategy {
         return points;
     }
 
-    // Every untaken configuration of a small space; in a large one a random subset plus the
-    // untaken neighbours of the best, where improvement is most likely.
+    // Local: the untaken neighbours of the best, if any. Otherwise every untaken configuration of
+    // a small space; in a large one a random subset plus the untaken neighbours of the best,
+    // where improvement is most likely.
     std::vector<std::size_t> candidate_set() {
+        if (local_)
+            if (const auto best = pool_.best()) {
+                std::vector<std::size_t> near = pool_.neighbours(*best);
+                std::erase_if(near, [&](std::size_t i) { return pool_.taken(i); });
+                if (!near.empty()) return near;
+            }
         std::vector<std::size_t> left = pool_.untaken();
         if (left.size() <= kCandidatesScored) return left;
         std::shuffle(left.begin(), left.end(), engine_);
@@ -128,6 +138,7 @@ class Bayes : public Strategy {
     CandidatePool& pool_;
     std::mt19937_64 engine_;
     std::size_t initial_;
+    bool local_;
     std::vector<std::size_t> observed_;
     GaussianProcess model_{kLengthScale, kNoise};
     double best_ = INFINITY;
@@ -136,7 +147,11 @@ class Bayes : public Strategy {
 }  // namespace
 
 std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions& options) {
-    return std::make_unique<Bayes>(pool, options.seed);
+    return std::make_unique<Bayes>(pool, options.seed, false);
+}
+
+std::unique_ptr<Strategy> make_local_bayes(CandidatePool& pool, const StrategyOptions& options) {
+    return std::make_unique<Bayes>(pool, options.seed, true);
 }
 
 }  // namespace optiml::search

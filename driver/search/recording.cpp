@@ -37,21 +37,33 @@ void restrict_to_records(Recording& recording) {
     };
 }
 
+Outcome ReplayEvaluator::answer(const Candidate& candidate) const {
+    const bool original = candidate.is_original_source() && candidate.options.empty();
+    const auto found = recording_.records.find(candidate.parameters);
+    if (original && found != recording_.records.end()) return found->second;
+    Outcome missing;
+    missing.status = "not_recorded";
+    missing.message = format_candidate(candidate) + " is not in " + recording_.file;
+    return missing;
+}
+
 std::vector<Outcome> ReplayEvaluator::evaluate(const std::vector<Candidate>& batch) {
     std::vector<Outcome> outcomes;
-    for (const Candidate& candidate : batch) {
-        const bool original = candidate.is_original_source() && candidate.options.empty();
-        const auto found = recording_.records.find(candidate.parameters);
-        if (original && found != recording_.records.end()) {
-            outcomes.push_back(found->second);
-            continue;
-        }
-        Outcome missing;
-        missing.status = "not_recorded";
-        missing.message = format_candidate(candidate) + " is not in " + recording_.file;
-        outcomes.push_back(missing);
-    }
+    for (const Candidate& candidate : batch) outcomes.push_back(answer(candidate));
     return outcomes;
+}
+
+void ReplayEvaluator::submit(const Candidate& candidate) {
+    if (in_flight_ == 0) Evaluator::submit(candidate);  // throws: this one answers batches
+    submitted_.push_back(candidate);
+}
+
+std::optional<std::pair<Candidate, Outcome>> ReplayEvaluator::collect() {
+    if (submitted_.empty()) return std::nullopt;
+    Candidate candidate = std::move(submitted_.front());
+    submitted_.pop_front();
+    Outcome outcome = answer(candidate);
+    return std::pair{std::move(candidate), std::move(outcome)};
 }
 
 std::optional<std::size_t> evaluations_until(const Result& result, double target_ms) {

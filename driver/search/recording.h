@@ -3,6 +3,7 @@
 // CPU in seconds against real measurements (docs/replay.md).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,13 +32,25 @@ void restrict_to_records(Recording& recording);
 
 class ReplayEvaluator : public Evaluator {
   public:
-    explicit ReplayEvaluator(const Recording& recording) : recording_(recording) {}
+    // in_flight 0: answers batches (evaluate). Otherwise it streams as tune's pipeline does
+    // (CandidateEvaluator::streaming_depth), with that many candidates in flight, each answered
+    // in the order it was submitted (as if every evaluation took the same time).
+    explicit ReplayEvaluator(const Recording& recording, std::size_t in_flight = 0)
+        : recording_(recording), in_flight_(in_flight) {}
     // The recorded outcome; a configuration the recording lacks fails as "not_recorded", and so
     // does any candidate of a derived source or with options (recordings hold the original's).
     std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override;
 
+    std::size_t streaming_depth() const override { return in_flight_; }
+    void submit(const Candidate& candidate) override;
+    std::optional<std::pair<Candidate, Outcome>> collect() override;
+
   private:
+    Outcome answer(const Candidate& candidate) const;
+
     const Recording& recording_;
+    std::size_t in_flight_;
+    std::deque<Candidate> submitted_;
 };
 
 // The 1-based number of evaluations after which the best successful median found is at most

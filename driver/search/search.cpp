@@ -106,7 +106,10 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
 }
 
 // Keeps the evaluator's depth in flight, so that its compilers and its GPU both stay busy; each
-// result is told to the strategy as it arrives, and the next proposal already knows it.
+// result is told to the strategy as it arrives, and the next proposal already knows it. The
+// depth is reached by a slow start: at most one more in flight than results back (1, 2, 4, 8 ...
+// as rounds of results return), so the strategy's first choices already know the earlier ones'
+// results; on 16 cores the full depth comes after four or five rounds of compiles.
 Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, const Budget& budget,
                      const Progress& progress) {
     const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
@@ -128,11 +131,15 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
             stopped_by_time = true;
             in_flight -= evaluator.cancel_pending();
         }
-        while (!stopped_by_time && !exhausted && in_flight < evaluator.streaming_depth() &&
+        const std::size_t allowed =
+            std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
+        while (!stopped_by_time && !exhausted && in_flight < allowed &&
                run.result().trace.size() + in_flight < limit) {
             const std::vector<Config> proposals = run.strategy().propose(1);
             if (proposals.empty()) {
-                exhausted = true;
+                // A strategy may wait for what is in flight (a local search for its
+                // neighbourhood's results): it has nothing left only when nothing is.
+                exhausted = in_flight == 0;
                 break;
             }
             evaluator.submit(Candidate{proposals.front()});

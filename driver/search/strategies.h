@@ -13,6 +13,9 @@ std::unique_ptr<Strategy> make_random(CandidatePool& pool, const StrategyOptions
 std::unique_ptr<Strategy> make_greedy_ils(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_genetic(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions& options);
+// bayes restricted to the untaken neighbours of the best configuration (the whole space when it
+// has none), modelling from its second measurement on (bayes_strategy.cpp).
+std::unique_ptr<Strategy> make_local_bayes(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_mcts(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_auto(CandidatePool& pool, const StrategyOptions& options);
 // Members take turns proposing; all observe every outcome (portfolio_strategy.cpp).

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -183,6 +185,37 @@ TEST(Replay, EveryStrategyStaysInsideTheRecording) {
     const Result all = run_search(recording.space, evaluator, {1000, 1e9, "exhaustive"});
     EXPECT_DOUBLE_EQ(best_after(all, all.trace.size()), *recording.optimum_ms());
     EXPECT_LE(*evaluations_until(all, *recording.optimum_ms()), all.trace.size());
+}
+
+// Streaming, the replay keeps what tune's pipeline keeps in flight and answers in the order
+// submitted; the search through it stays inside the recording and measures each once.
+TEST(Replay, StreamsInTheOrderSubmitted) {
+    const Recording recording = read_recording(matmul_manifest());
+    ReplayEvaluator batches(recording);
+    EXPECT_EQ(batches.streaming_depth(), 0u);
+    EXPECT_THROW(batches.submit(Candidate{recording.space.defaults}), std::logic_error);
+
+    ReplayEvaluator streaming(recording, 5);
+    EXPECT_EQ(streaming.streaming_depth(), 5u);
+    const auto configs = recording.space.enumerate_valid();
+    streaming.submit(Candidate{configs[3]});
+    streaming.submit(Candidate{configs[1]});
+    const auto first = streaming.collect();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->first.parameters, configs[3]);
+    EXPECT_EQ(first->second.median_ms, recording.records.at(configs[3]).median_ms);
+    EXPECT_EQ(streaming.collect()->first.parameters, configs[1]);
+    EXPECT_FALSE(streaming.collect());
+
+    ReplayEvaluator evaluator(recording, 18);
+    const Result result = run_search(recording.space, evaluator, {100, 1e9, "auto"}, {}, 2);
+    EXPECT_EQ(result.trace.size(), 100u);
+    std::set<Config> unique;
+    for (const auto& item : result.trace) {
+        EXPECT_NE(item.outcome.status, "not_recorded");
+        unique.insert(item.candidate.parameters);
+    }
+    EXPECT_EQ(unique.size(), 100u);
 }
 
 TEST(Replay, CountsEvaluationsUntilWithinATarget) {

@@ -139,12 +139,15 @@ class StreamingTableEvaluator : public TableEvaluator {
         in_flight.push_back(candidate.parameters);
         submitted.push_back(candidate.parameters);
         max_in_flight = std::max(max_in_flight, in_flight.size());
+        // The slow start: never more in flight than one past the results already back.
+        if (in_flight.size() > collected + 1) ahead_of_results = true;
     }
     std::optional<std::pair<Candidate, Outcome>> collect() override {
         if (in_flight.empty()) return std::nullopt;
         std::this_thread::sleep_for(collect_delay);
         Config config = in_flight.back();
         in_flight.pop_back();
+        ++collected;
         if (in_flight.empty() && submitted.size() == 1) first_alone = true;
         return std::pair{Candidate{config}, evaluate({Candidate{config}}).front()};
     }
@@ -160,6 +163,8 @@ class StreamingTableEvaluator : public TableEvaluator {
     std::vector<Config> cancelled_configs;
     std::chrono::milliseconds collect_delay{0};
     bool first_alone = false;
+    std::size_t collected = 0;
+    bool ahead_of_results = false;
 
   private:
     std::size_t depth_;
@@ -173,6 +178,8 @@ TEST(StreamingSearch, KeepsItsDepthInFlightAndStillMeasuresEachConfigurationOnce
     EXPECT_EQ(result.trace.front().candidate.parameters, (Config{{"block", 128}, {"items", 1}}));
     EXPECT_EQ(*result.baseline, 0u);
     EXPECT_EQ(evaluator.max_in_flight, 4u);
+    EXPECT_FALSE(evaluator.ahead_of_results)
+        << "the depth is reached by a slow start: at most one more in flight than results back";
     std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
     EXPECT_EQ(unique.size(), 8u);
     EXPECT_EQ(evaluator.seen.size(), 8u) << "a configuration was evaluated twice";

@@ -20,6 +20,9 @@ using testing::SyntheticEvaluator;
 
 const std::vector<std::string> kConcrete = {"exhaustive", "random", "greedy_ils",
                                             "genetic",    "bayes",  "mcts"};
+// auto on these spaces (1080 configurations, budgets over 20) is the design and its two bayes.
+const std::vector<std::string> kEvery = {"auto",    "exhaustive", "random", "greedy_ils",
+                                         "genetic", "bayes",      "mcts"};
 
 // 4 parameters x 6 values with a constraint (p0 + p1 <= 7) and a failing region (p2 == 5):
 // the kind of space a kernel has (invalid block shapes, variants that do not compile).
@@ -89,7 +92,19 @@ TEST_P(EveryStrategy, GivenEnoughBudgetItMeasuresTheWholeValidSpace) {
         << "the strategy stopped proposing before the space was used up";
 }
 
-INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, ::testing::ValuesIn(kConcrete),
+// Streaming (18 in flight, as tune's pipeline on 16 cores), a strategy that waits for results
+// in flight (greedy_ils, for its neighbourhood's) is not taken to have run dry.
+TEST_P(EveryStrategy, StreamingItMeasuresTheWholeValidSpaceOnceEach) {
+    const Space space = constrained_space();
+    testing::StreamingSyntheticEvaluator evaluator(constrained_cost, 18);
+    const Result result = run_search(space, evaluator, {10000, 1e9, GetParam()}, {}, 4);
+    EXPECT_EQ(result.trace.size(), space.enumerate_valid().size());
+    std::set<Config> unique(evaluator.seen.begin(), evaluator.seen.end());
+    EXPECT_EQ(unique.size(), evaluator.seen.size()) << "a configuration was evaluated twice";
+    for (const Config& c : evaluator.seen) EXPECT_TRUE(space.is_valid(c)) << format_config(c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, EveryStrategy, ::testing::ValuesIn(kEvery),
                          [](const auto& param_info) { return param_info.param; });
 
 // The default and everything one parameter away from it fail; only far configurations work.
@@ -164,10 +179,10 @@ TEST(AutoStrategy, ExhaustiveWhenTheSpaceFitsRandomWhenTheBudgetIsTinyElseLearni
     EXPECT_EQ(run("auto", grid_space(4, 2), evaluator, 16).strategy, "exhaustive");
     EXPECT_EQ(run("auto", grid_space(4, 6), evaluator, 10).strategy, "random");
     const std::string learned = run("auto", grid_space(4, 6), evaluator, 100).strategy;
-    EXPECT_EQ(learned, "bayes+greedy_ils");
+    EXPECT_EQ(learned, "bayes+local_bayes");
     // A space that fits the budget but is not tiny is searched too: exhaustive ran last on most
     // recorded spaces (bench/search_efficiency).
-    EXPECT_EQ(run("auto", grid_space(3, 4), evaluator, 300).strategy, "bayes+greedy_ils");
+    EXPECT_EQ(run("auto", grid_space(3, 4), evaluator, 300).strategy, "bayes+local_bayes");
 }
 
 // Proposes the pool's untaken configurations in order, and counts what it is told.

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <set>
 #include <vector>
@@ -51,6 +52,26 @@ class SyntheticEvaluator : public Evaluator {
 
   private:
     Cost cost_;
+};
+
+// The same, streaming: up to `depth` in flight, answered in the order submitted (a pipeline
+// whose evaluations all take the same time).
+class StreamingSyntheticEvaluator : public SyntheticEvaluator {
+  public:
+    StreamingSyntheticEvaluator(Cost cost, std::size_t depth)
+        : SyntheticEvaluator(std::move(cost)), depth_(depth) {}
+    std::size_t streaming_depth() const override { return depth_; }
+    void submit(const Candidate& candidate) override { queue_.push_back(candidate); }
+    std::optional<std::pair<Candidate, Outcome>> collect() override {
+        if (queue_.empty()) return std::nullopt;
+        const Candidate candidate = queue_.front();
+        queue_.pop_front();
+        return std::pair{candidate, evaluate({candidate}).front()};
+    }
+
+  private:
+    std::size_t depth_;
+    std::deque<Candidate> queue_;
 };
 
 // A smooth bowl with one narrow optimum at `centre` (cost 1.0; every other point >= 1.5).

@@ -1,0 +1,29 @@
+// The first design of the default strategy: the extremes of the space's ordered parameters,
+// measured before any model has data. First the configuration nearest the corner where every
+// parameter takes its largest value, then the default with one parameter moved to its largest
+// value, each parameter once, in an order drawn from the seed (one-factor-at-a-time screening at
+// the top level). Tuning parameters are ordered (tile sizes, vector widths, unroll factors, block
+// sizes) and defaults sit at their simple, small end, so these points say which way each
+// parameter pulls, and the corner tests them all pulled together.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "driver/search/candidate_pool.h"
+#include "driver/search/strategy.h"
+
+namespace optiml::search {
+
+// Pool indices, none taken and each once, in the order to measure them: at most one more than
+// the number of parameters.
+std::vector<std::size_t> extremes_design(const CandidatePool& pool, std::mt19937_64& engine);
+
+// Proposes the design's configurations first (those still untaken when their turn comes), then
+// whatever `then` proposes; `then` observes every outcome, the design's included.
+std::unique_ptr<Strategy> make_designed(CandidatePool& pool, const StrategyOptions& options,
+                                        std::unique_ptr<Strategy> then);
+
+}  // namespace optiml::search
