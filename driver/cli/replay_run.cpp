@@ -27,7 +27,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
         return 1;
     }
 
-    search::ReplayEvaluator evaluator(recording);
+    search::ReplayEvaluator evaluator(recording, options.in_flight);
     search::Result result;
     try {
         result = search::run_search(recording.space, evaluator,
@@ -39,7 +39,10 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     out << "optiml: strategy " << result.strategy
         << (options.strategy == result.strategy ? "" : " (chosen by " + options.strategy + ")")
         << ", seed " << options.seed << ", " << result.trace.size() << " evaluations (budget "
-        << options.evaluations << ")\n";
+        << options.evaluations << "), "
+        << (options.in_flight > 0 ? "streaming, " + std::to_string(options.in_flight) + " in flight"
+                                  : std::string("batches of 8"))
+        << "\n";
     if (!result.best) {
         out << "optiml: no successful configuration found\n";
         return 0;

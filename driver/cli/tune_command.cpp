@@ -53,6 +53,7 @@ void add_tune_command(CLI::App& app) {
         std::optional<std::string> strategy;
         std::string replay;
         std::uint64_t seed = 1;
+        std::size_t in_flight = search::kMaxStreamingDepth;
         llm::LlmOverrides llm;
         std::string reference;
         std::string reference_entry;
@@ -67,6 +68,12 @@ void add_tune_command(CLI::App& app) {
     command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
         ->check(CLI::IsMember(search::strategy_names()));
     command->add_option("--seed", options->seed, "Seed of the search (with --replay)")
+        ->capture_default_str()
+        ->needs("--replay");
+    command
+        ->add_option("--in-flight", options->in_flight,
+                     "Candidates in flight (with --replay): streams as tune does; 0 replays "
+                     "batches of 8")
         ->capture_default_str()
         ->needs("--replay");
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
@@ -91,7 +98,8 @@ void add_tune_command(CLI::App& app) {
         if (!options->replay.empty()) {
             exit_status() = run_replay(
                 {options->replay, options->strategy.value_or("auto"),
-                 options->evaluations.value_or(search::Budget{}.evaluations), options->seed},
+                 options->evaluations.value_or(search::Budget{}.evaluations), options->seed,
+                 options->in_flight},
                 std::cout, std::cerr);
             return;
         }

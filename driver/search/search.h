@@ -85,6 +85,10 @@ class Evaluator {
     virtual std::size_t cancel_pending() { return 0; }
 };
 
+// The most candidates a streaming tuning keeps in flight: tune's evaluator keeps the host's
+// cores + 2, up to this (18 on the H200's 16 cores), and replays stream this many by default.
+inline constexpr std::size_t kMaxStreamingDepth = 18;
+
 struct Budget {
     int evaluations = 200;
     double seconds = 600.0;

@@ -204,7 +204,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
 std::size_t CandidateEvaluator::streaming_depth() const {
     if (pool_ || !streaming_) return 0;
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-    return std::min<std::size_t>(cores + 2, 18);
+    return std::min<std::size_t>(cores + 2, search::kMaxStreamingDepth);
 }
 
 void CandidateEvaluator::submit(const search::Candidate& candidate) {

@@ -31,6 +31,22 @@ TEST(ReplayRun, ReportsTheBestFoundAgainstTheRecordedOptimum) {
     EXPECT_NE(text.find("within 2% of the optimum after 2 evaluations"), std::string::npos) << text;
 }
 
+TEST(ReplayRun, StreamsAsTuneDoesUnlessAskedForBatches) {
+    std::ostringstream streamed;
+    std::ostringstream batched;
+    std::ostringstream err;
+    EXPECT_EQ(run_replay({kFixture, "exhaustive", 10, 1}, streamed, err), 0) << err.str();
+    EXPECT_EQ(run_replay({kFixture, "exhaustive", 10, 1, 0}, batched, err), 0) << err.str();
+    EXPECT_NE(streamed.str().find("3 evaluations (budget 10), streaming, 18 in flight\n"),
+              std::string::npos)
+        << streamed.str();
+    EXPECT_NE(batched.str().find("3 evaluations (budget 10), batches of 8\n"), std::string::npos)
+        << batched.str();
+    // The pipeline changes when results arrive, not what an exhaustive search finds.
+    EXPECT_NE(batched.str().find("within 2% of the optimum after 2 evaluations"),
+              std::string::npos);
+}
+
 TEST(ReplayRun, AutoSaysWhichStrategyItChose) {
     std::ostringstream out;
     std::ostringstream err;
