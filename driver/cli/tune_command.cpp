@@ -96,11 +96,10 @@ void add_tune_command(CLI::App& app) {
     add_llm_options(*command, options->llm);
     command->callback([=] {
         if (!options->replay.empty()) {
-            exit_status() = run_replay(
-                {options->replay, options->strategy.value_or("auto"),
-                 options->evaluations.value_or(search::Budget{}.evaluations), options->seed,
-                 options->in_flight},
-                std::cout, std::cerr);
+            exit_status() = run_replay({options->replay, options->strategy.value_or("auto"),
+                                        options->evaluations.value_or(search::Budget{}.evaluations),
+                                        options->seed, options->in_flight},
+                                       std::cout, std::cerr);
             return;
         }
         if (options->spec.empty()) {
