@@ -11,6 +11,7 @@
 
 #include "driver/init/argument_types.h"
 #include "driver/init/spec_skeleton.h"
+#include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
 #include "driver/propose/tunable_knobs.h"
 
@@ -99,14 +100,68 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
     return (a + b - 1) / b;
 }
 
+// Whether the code of `source` has `first` `.` `second` (blockDim.x) or, with `second` empty,
+// the identifier `first` anywhere.
+bool has_code(std::string_view source, std::size_t begin, std::size_t end, std::string_view first,
+              std::string_view second = {}) {
+    const std::vector<propose::Token> code = propose::code_tokens(source);
+    for (std::size_t i = 0; i < code.size(); ++i) {
+        if (code[i].begin < begin || code[i].end > end) continue;
+        if (propose::token_text(source, code[i]) != first) continue;
+        if (second.empty()) return true;
+        if (i + 2 < code.size() && propose::token_text(source, code[i + 1]) == "." &&
+            propose::token_text(source, code[i + 2]) == second)
+            return true;
+    }
+    return false;
+}
+
+// A kernel without a block_size_x macro whose body reads blockDim.x takes whatever block it is
+// launched with: its threads per block become a launch-only parameter, the block launched its
+// default. Only a one-dimensional launch without dynamic shared memory (which usually scales with
+// the block) whose source never names block_size_x (it arrives as -D); only sizes that divide the
+// threads launched, so every variant runs exactly the threads the program ran. A kernel that
+// cannot take another size fails verification there and keeps its own.
+std::optional<LaunchParameter> launch_only_block_size(const CapturedLaunch& launch,
+                                                      std::string_view source,
+                                                      const propose::KernelText& text) {
+    if (launch.block[1] != 1 || launch.block[2] != 1 || launch.grid[1] != 1 ||
+        launch.grid[2] != 1 || launch.grid[0] < 2 || launch.shared_memory_bytes != 0)
+        return std::nullopt;
+    if (!has_code(source, text.body_begin, text.body_end, "blockDim", "x") ||
+        has_code(source, 0, source.size(), "block_size_x"))
+        return std::nullopt;
+    const long long block = launch.block[0];
+    const long long threads = block * static_cast<long long>(launch.grid[0]);
+    LaunchParameter parameter{"block_size_x", {}, block, {}};
+    for (const long long v : block_size_values(block))
+        if (threads % v == 0) parameter.values.push_back(v);
+    if (parameter.values.size() < 2) return std::nullopt;
+    parameter.comments.push_back(
+        "block_size_x: launch only. The kernel has no block_size_x macro but reads blockDim.x, "
+        "so the threads per block are tuned through the launch: the " +
+        std::to_string(block) +
+        " launched is the original; the others divide the threads launched. A size the kernel "
+        "cannot take fails verification and is dropped; delete this entry (and write the block "
+        "and grid launched) to keep the block fixed.");
+    return parameter;
+}
+
 // launch.block, grid and shared memory from the captured geometry. An axis whose threads per
-// block are the kernel's block_size_<axis> default is tuned: the grid follows the block size (as
-// ceil_div of an integer scalar when one gives the captured grid, else of the threads launched).
+// block are the kernel's block_size_<axis> default (or a launch-only block size) is tuned: the
+// grid follows the block size (as ceil_div of an integer scalar when one gives the captured grid,
+// else of the threads launched).
 void map_geometry(const CapturedLaunch& launch, std::string_view source,
-                  const std::vector<Scalar>& scalars, ObservedLaunch& observed) {
+                  const propose::KernelText& text, const std::vector<Scalar>& scalars,
+                  ObservedLaunch& observed) {
     std::map<std::string, long long> knobs;
     for (const propose::MacroDefault& macro : propose::macro_defaults(source))
         if (macro.integer) knobs[macro.name] = *macro.integer;
+    if (!knobs.contains("block_size_x"))
+        if (auto parameter = launch_only_block_size(launch, source, text)) {
+            knobs[parameter->name] = parameter->default_value;
+            observed.launch_parameters.push_back(std::move(*parameter));
+        }
     for (std::size_t i = 0; i < 3; ++i) {
         const std::string axis(1, "xyz"[i]);
         const std::string macro = "block_size_" + axis;
@@ -247,7 +302,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
             result.snapshots.push_back({name, parameter.snapshot, to, *types[i], elements});
         }
     }
-    map_geometry(launch, source, scalars, observed);
+    map_geometry(launch, source, text, scalars, observed);
     result.text = spec_skeleton(source, source_path, kernel, &observed);
     return result;
 }

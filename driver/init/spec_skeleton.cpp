@@ -54,19 +54,6 @@ bool is_block_size(const std::string& name) {
     return name == "block_size_x" || name == "block_size_y" || name == "block_size_z";
 }
 
-// Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
-// block's 1024 threads, the default among them.
-std::vector<long long> block_size_values(long long default_value) {
-    std::vector<long long> values;
-    for (long long v = 1; v <= 1024; v *= 2)
-        if (v * 4 >= default_value && v <= default_value * 4) values.push_back(v);
-    if (std::find(values.begin(), values.end(), default_value) == values.end()) {
-        values.push_back(default_value);
-        std::sort(values.begin(), values.end());
-    }
-    return values;
-}
-
 struct Knobs {
     std::vector<propose::MacroDefault> macros;  // integer defaults only
     std::vector<std::string> not_integers;      // "element_t (float)"
@@ -288,7 +275,30 @@ std::string observed_launch_text(const ObservedLaunch& observed) {
     return out;
 }
 
+Entry launch_parameter_entry(const LaunchParameter& parameter) {
+    std::vector<std::string> values;
+    for (long long v : parameter.values) values.push_back(std::to_string(v));
+    Entry entry;
+    entry.comments = parameter.comments;
+    entry.json = "{\"name\": " + quoted(parameter.name) + ", \"values\": [" + join(values) +
+                 "], \"default\": " + std::to_string(parameter.default_value) + "}";
+    return entry;
+}
+
 }  // namespace
+
+// Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
+// block's 1024 threads, the default among them.
+std::vector<long long> block_size_values(long long default_value) {
+    std::vector<long long> values;
+    for (long long v = 1; v <= 1024; v *= 2)
+        if (v * 4 >= default_value && v <= default_value * 4) values.push_back(v);
+    if (std::find(values.begin(), values.end(), default_value) == values.end()) {
+        values.push_back(default_value);
+        std::sort(values.begin(), values.end());
+    }
+    return values;
+}
 
 std::string spec_skeleton(std::string_view source, const std::string& source_path,
                           const std::string& kernel, const ObservedLaunch* observed) {
@@ -346,6 +356,9 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     std::vector<Entry> parameters = name.parameters;
     for (const propose::MacroDefault& macro : knobs.macros)
         parameters.push_back(parameter_entry(macro));
+    if (observed != nullptr)
+        for (const LaunchParameter& parameter : observed->launch_parameters)
+            parameters.push_back(launch_parameter_entry(parameter));
     for (const std::string& other : knobs.not_integers)
         out += "  // " + other +
                " has an #ifndef default that is not an integer: not a "

@@ -21,6 +21,15 @@ struct ObservedArgument {
     std::vector<std::string> comments;  // where each value came from
 };
 
+// A parameter the kernel's source does not declare, tuned through the launch alone: the threads
+// per block of a kernel that reads blockDim (captured_spec.cpp says when).
+struct LaunchParameter {
+    std::string name;
+    std::vector<long long> values;
+    long long default_value = 0;
+    std::vector<std::string> comments;
+};
+
 struct ObservedLaunch {
     std::vector<std::string> header;          // comment lines after the skeleton's own
     std::vector<ObservedArgument> arguments;  // one per kernel parameter
@@ -28,7 +37,12 @@ struct ObservedLaunch {
     std::array<std::string, 3> block, grid;
     std::string shared_memory_bytes;
     std::vector<std::string> launch_comments;
+    std::vector<LaunchParameter> launch_parameters;  // written after the source's own
 };
+
+// Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
+// block's 1024 threads, the default among them.
+std::vector<long long> block_size_values(long long default_value);
 
 // The skeleton's text. `source_path` is how the spec names the kernel source (relative to the
 // spec's folder). Throws propose::RewriteError when the kernel is not defined in `source`.

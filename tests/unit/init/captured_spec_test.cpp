@@ -178,6 +178,72 @@ TEST_F(CapturedSpecTest, WithoutBlockSizeMacrosTheGeometryIsWhatTheProgramLaunch
     EXPECT_TRUE(s.parameters.empty());
 }
 
+// A 1-D kernel without macros: `scale<<<grid, block>>>(n, y)`.
+CapturedLaunch scale_launch(int n, std::uint32_t grid, std::uint32_t block) {
+    CapturedLaunch launch;
+    launch.name = "_Z5scaleiPf";
+    launch.grid = {grid, 1, 1};
+    launch.block = {block, 1, 1};
+    launch.parameters = {scalar(n, 0), pointer(8, 0, 4 * static_cast<std::uint64_t>(n))};
+    return launch;
+}
+
+TEST_F(CapturedSpecTest, AKernelThatReadsBlockDimGetsALaunchOnlyBlockSize) {
+    const std::string source = R"(__global__ void scale(int n, float* y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;  // any block size
+    if (i < n) y[i] *= 2.0f;
+}
+)";
+    const spec::Spec s = load(source, "scale", scale_launch(1 << 20, 4096, 256));
+    ASSERT_EQ(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].name, "block_size_x");
+    EXPECT_EQ(s.parameters[0].default_value, 256);  // the original is what the program launched
+    EXPECT_EQ(s.parameters[0].values, (std::vector<std::int64_t>{64, 128, 256, 512, 1024}));
+    EXPECT_EQ(s.launch.block[0].text(), "block_size_x");
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(n, block_size_x)");
+    EXPECT_EQ(s.launch.grid[0].eval(s.environment(s.default_config())), 4096);
+    EXPECT_NE(result_.text.find("block_size_x: launch only"), std::string::npos);
+    EXPECT_EQ(count_markers(result_.text), 0u);
+}
+
+TEST_F(CapturedSpecTest, ALaunchOnlyBlockSizeKeepsTheThreadsLaunched) {
+    const std::string source = R"(__global__ void scale(int n, float* y) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        y[i] *= 2.0f;
+}
+)";
+    // 3 blocks of 256 over a million elements (a grid-stride loop): 768 threads, which 512 and
+    // 1024 do not divide.
+    const spec::Spec s = load(source, "scale", scale_launch(1 << 20, 3, 256));
+    ASSERT_EQ(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].values, (std::vector<std::int64_t>{64, 128, 256}));
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(768, block_size_x)");
+    for (const std::int64_t block : s.parameters[0].values) {
+        const expr::Env env = s.environment({{"block_size_x", block}});
+        EXPECT_EQ(s.launch.grid[0].eval(env) * s.launch.block[0].eval(env), 768);
+    }
+}
+
+TEST_F(CapturedSpecTest, ABlockTheKernelDoesNotReadOrANameInUseStaysFixed) {
+    const std::string fixed = R"(__global__ void scale(int n, float* y) {
+    const int i = blockIdx.x * 256 + threadIdx.x;  // assumes the block it is launched with
+    if (i < n) y[i] *= 2.0f;  // blockDim.x in a comment does not count
+}
+)";
+    spec::Spec s = load(fixed, "scale", scale_launch(1 << 20, 4096, 256));
+    EXPECT_TRUE(s.parameters.empty());
+    EXPECT_EQ(s.launch.block[0].text(), "256");
+    const std::string named = R"(__global__ void scale(int n, float* y) {
+    const int block_size_x = blockDim.x;  // -Dblock_size_x would break this line
+    const int i = blockIdx.x * block_size_x + threadIdx.x;
+    if (i < n) y[i] *= 2.0f;
+}
+)";
+    s = load(named, "scale", scale_launch(1 << 20, 4096, 256));
+    EXPECT_TRUE(s.parameters.empty());
+    EXPECT_EQ(s.launch.block[0].text(), "256");
+}
+
 TEST_F(CapturedSpecTest, ABlockThatIsNotTheMacrosDefaultIsFixedAndSaysWhy) {
     const spec::Spec s = load(kAxpy, "axpy", axpy_launch(4096, 1.0f, {32, 1, 1}, {128, 1, 1}));
     EXPECT_EQ(s.launch.block[0].text(), "128");
