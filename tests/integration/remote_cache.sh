@@ -247,20 +247,26 @@ start_nginx "$work/nginx"
 rm -rf "$local_cache"
 kill -STOP "$nginx_pid"
 start=$(now_ms)
-for i in $(seq 8); do build_kernel "$i" "$nginx_url" "$work/frozen.$i.log" || fail "kernel $i failed"; done
+slowest_rest_ms=0
+for i in $(seq 8); do
+    build_start=$(now_ms)
+    build_kernel "$i" "$nginx_url" "$work/frozen.$i.log" || fail "kernel $i failed"
+    build_ms=$(($(now_ms) - build_start))
+    if ((i == 1)); then first_ms=$build_ms; elif ((build_ms > slowest_rest_ms)); then slowest_rest_ms=$build_ms; fi
+done
 elapsed=$(($(now_ms) - start))
 total=$((elapsed - 8 * baseline_ms))
 kill -CONT "$nginx_pid"
 [[ $(remote_warnings "$work"/frozen.*.log) -eq 1 ]] || fail "frozen server: $(remote_warnings "$work"/frozen.*.log) remote warnings, expected 1"
 assert_matches "$work/frozen.1.log" 'request timeout 10000 ms' "the warning does not name the timeout"
-# One request's timeout (10 s) for the whole build, then the others skip the remote.
-((total < 12000)) || fail "a frozen server added ${total} ms to 8 kernel builds (bound: 10 s + slack)"
-# The lower bound on the raw time: the builds' own cost, subtracted above, varies on a loaded
-# machine by more than the bound's slack.
-((elapsed >= 9900)) || fail "8 kernel builds against a frozen server took only ${elapsed} ms: was the timeout applied?"
+# One request's timeout (10 s) for the whole build, then the others skip the remote. Each build
+# is judged on its own against the 10 s timeout, not the sum against a baseline: a loaded
+# machine stretches every build, but none by a request timeout.
+((first_ms >= 9900)) || fail "the first build against a frozen server took only ${first_ms} ms: was the 10 s timeout applied?"
+((slowest_rest_ms < 9000)) || fail "a later build took ${slowest_rest_ms} ms: it waited on the frozen server instead of skipping it"
 row "frozen (SIGSTOP) for a build of 8 kernels, default timeouts (connect 2 s, request 10 s)" \
     "first kernel waits one request timeout, warns once; the other 7 skip the remote (marked down for 60 s); all original kernel; exit 0" \
-    "${total} ms for the whole build"
+    "${total} ms added to the whole build; the first build ${first_ms} ms, the slowest of the other 7 ${slowest_rest_ms} ms"
 
 # --- 8. a corrupted blob: the CUBIN truncated on the server ---
 rm -rf "$local_cache"
