@@ -116,30 +116,32 @@ bool has_code(std::string_view source, std::size_t begin, std::size_t end, std::
     return false;
 }
 
-// A kernel without a block_size_x macro whose body reads blockDim.x takes whatever block it is
-// launched with: its threads per block become a launch-only parameter, the block launched its
-// default. Only a one-dimensional launch without dynamic shared memory (which usually scales with
-// the block) whose source never names block_size_x (it arrives as -D); only sizes that divide the
-// threads launched, so every variant runs exactly the threads the program ran. A kernel that
-// cannot take another size fails verification there and keeps its own.
+// A kernel without a block_size_<axis> macro whose body reads blockDim.<axis> takes whatever
+// block it is launched with in that axis: its threads per block there become a launch-only
+// parameter, the block launched its default. Only an axis of more than one block, in a launch
+// without dynamic shared memory (which usually scales with the block), whose source never names
+// block_size_<axis> (it arrives as -D); only sizes that divide the axis's threads launched, so
+// every variant runs the threads the program ran. A kernel that cannot take another size fails
+// verification there and keeps its own.
 std::optional<LaunchParameter> launch_only_block_size(const CapturedLaunch& launch,
                                                       std::string_view source,
-                                                      const propose::KernelText& text) {
-    if (launch.block[1] != 1 || launch.block[2] != 1 || launch.grid[1] != 1 ||
-        launch.grid[2] != 1 || launch.grid[0] < 2 || launch.shared_memory_bytes != 0)
+                                                      const propose::KernelText& text,
+                                                      std::size_t axis_index) {
+    const std::string axis(1, "xyz"[axis_index]);
+    const std::string name = "block_size_" + axis;
+    if (launch.grid[axis_index] < 2 || launch.shared_memory_bytes != 0) return std::nullopt;
+    if (!has_code(source, text.body_begin, text.body_end, "blockDim", axis) ||
+        has_code(source, 0, source.size(), name))
         return std::nullopt;
-    if (!has_code(source, text.body_begin, text.body_end, "blockDim", "x") ||
-        has_code(source, 0, source.size(), "block_size_x"))
-        return std::nullopt;
-    const long long block = launch.block[0];
-    const long long threads = block * static_cast<long long>(launch.grid[0]);
-    LaunchParameter parameter{"block_size_x", {}, block, {}};
+    const long long block = launch.block[axis_index];
+    const long long threads = block * static_cast<long long>(launch.grid[axis_index]);
+    LaunchParameter parameter{name, {}, block, {}};
     for (const long long v : block_size_values(block))
         if (threads % v == 0) parameter.values.push_back(v);
     if (parameter.values.size() < 2) return std::nullopt;
     parameter.comments.push_back(
-        "block_size_x: launch only. The kernel has no block_size_x macro but reads blockDim.x, "
-        "so the threads per block are tuned through the launch: the " +
+        name + ": launch only. The kernel has no " + name + " macro but reads blockDim." + axis +
+        ", so its threads per block in " + axis + " are tuned through the launch: the " +
         std::to_string(block) +
         " launched is the original; the others divide the threads launched. A size the kernel "
         "cannot take fails verification and is dropped; delete this entry (and write the block "
@@ -157,11 +159,13 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
     std::map<std::string, long long> knobs;
     for (const propose::MacroDefault& macro : propose::macro_defaults(source))
         if (macro.integer) knobs[macro.name] = *macro.integer;
-    if (!knobs.contains("block_size_x"))
-        if (auto parameter = launch_only_block_size(launch, source, text)) {
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (knobs.contains(std::string("block_size_") + "xyz"[i])) continue;
+        if (auto parameter = launch_only_block_size(launch, source, text, i)) {
             knobs[parameter->name] = parameter->default_value;
             observed.launch_parameters.push_back(std::move(*parameter));
         }
+    }
     for (std::size_t i = 0; i < 3; ++i) {
         const std::string axis(1, "xyz"[i]);
         const std::string macro = "block_size_" + axis;

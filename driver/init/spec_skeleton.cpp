@@ -345,10 +345,19 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     out += observed != nullptr
                ? observed_launch_text(*observed)
                : launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
-    if (knobs.has("block_size_x") && knobs.has("block_size_y")) {
-        const std::string product = knobs.has("block_size_z")
-                                        ? "block_size_x * block_size_y * block_size_z"
-                                        : "block_size_x * block_size_y";
+    // Block sizes tuned: the source's macros and the launch-only ones a capture found.
+    const auto tuned = [&](const std::string& knob) {
+        return knobs.has(knob) ||
+               (observed != nullptr &&
+                std::any_of(observed->launch_parameters.begin(), observed->launch_parameters.end(),
+                            [&](const LaunchParameter& p) { return p.name == knob; }));
+    };
+    std::vector<std::string> tuned_axes;
+    for (const char* axis : {"block_size_x", "block_size_y", "block_size_z"})
+        if (tuned(axis)) tuned_axes.push_back(axis);
+    if (tuned_axes.size() >= 2) {
+        std::string product;
+        for (const std::string& axis : tuned_axes) product += (product.empty() ? "" : " * ") + axis;
         out += "  // A block holds at most 1024 threads.\n";
         out += "  \"constraints\": [" + quoted(product + " <= 1024") + "],\n";
     }

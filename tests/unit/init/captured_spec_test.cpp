@@ -244,6 +244,54 @@ TEST_F(CapturedSpecTest, ABlockTheKernelDoesNotReadOrANameInUseStaysFixed) {
     EXPECT_EQ(s.launch.block[0].text(), "256");
 }
 
+// A 2-D kernel without macros: `shift<<<grid, block>>>(w, h, image)`.
+CapturedLaunch shift_launch(int w, int h, std::array<std::uint32_t, 3> grid,
+                            std::array<std::uint32_t, 3> block) {
+    CapturedLaunch launch;
+    launch.name = "_Z5shiftiiPf";
+    launch.grid = grid;
+    launch.block = block;
+    launch.parameters = {scalar(w, 0), scalar(h, 4),
+                         pointer(8, 0, 4 * static_cast<std::uint64_t>(w) * h)};
+    return launch;
+}
+
+TEST_F(CapturedSpecTest, TwoAxesThatReadBlockDimAreBothTunedWithinABlocksThreads) {
+    const std::string source = R"(__global__ void shift(int w, int h, float* image) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < h) image[y * w + x] += 1.0f;
+}
+)";
+    const spec::Spec s = load(source, "shift", shift_launch(1024, 512, {64, 32, 1}, {16, 16, 1}));
+    ASSERT_EQ(s.parameters.size(), 2u);
+    EXPECT_EQ(s.parameters[0].name, "block_size_x");
+    EXPECT_EQ(s.parameters[1].name, "block_size_y");
+    EXPECT_EQ(s.parameters[1].values, (std::vector<std::int64_t>{4, 8, 16, 32, 64}));
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(w, block_size_x)");
+    EXPECT_EQ(s.launch.grid[1].text(), "ceil_div(h, block_size_y)");
+    ASSERT_EQ(s.constraints.size(), 1u);
+    EXPECT_EQ(s.constraints[0].text(), "block_size_x * block_size_y <= 1024");
+    const expr::Env env = s.environment(s.default_config());
+    EXPECT_EQ(s.launch.grid[0].eval(env), 64);
+    EXPECT_EQ(s.launch.grid[1].eval(env), 32);
+    EXPECT_EQ(count_markers(result_.text), 0u);
+}
+
+TEST_F(CapturedSpecTest, OnlyTheAxesTheKernelReadsBlockDimOfAreTuned) {
+    const std::string source = R"(__global__ void shift(int w, int h, float* image) {
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;  // one row a block in y
+    if (x < w) image[blockIdx.y * w + x] += 1.0f;
+}
+)";
+    const spec::Spec s = load(source, "shift", shift_launch(1024, 512, {4, 512, 1}, {256, 1, 1}));
+    ASSERT_EQ(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].name, "block_size_x");
+    EXPECT_EQ(s.launch.block[1].text(), "1");
+    EXPECT_EQ(s.launch.grid[1].text(), "512");
+    EXPECT_TRUE(s.constraints.empty());
+}
+
 TEST_F(CapturedSpecTest, ABlockThatIsNotTheMacrosDefaultIsFixedAndSaysWhy) {
     const spec::Spec s = load(kAxpy, "axpy", axpy_launch(4096, 1.0f, {32, 1, 1}, {128, 1, 1}));
     EXPECT_EQ(s.launch.block[0].text(), "128");
