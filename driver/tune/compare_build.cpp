@@ -4,6 +4,7 @@
 
 #include "driver/compile/host_compiler.h"
 #include "driver/tune/compare_header.h"
+#include "driver/tune/scratch_dir.h"
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
@@ -66,6 +67,21 @@ void build_host_functions(const spec::Spec& spec, const std::string& compiler, c
         problem.compare_library = build_compare_library(spec, compiler, dir).string();
     for (std::size_t i = 0; i < spec.generators.size(); ++i)
         problem.generators.at(i).library = build_generator_library(spec, i, compiler, dir).string();
+}
+
+std::optional<std::string> host_functions_problem(const spec::Spec& spec,
+                                                  const std::string& compiler) {
+    if (spec.check.compare.empty() && spec.generators.empty()) return std::nullopt;
+    const ScratchDir scratch;
+    if (scratch.path().empty()) return std::nullopt;  // nothing to say about the sources
+    measure::Problem unused;
+    unused.generators.resize(spec.generators.size());
+    try {
+        build_host_functions(spec, compiler, scratch.path(), unused);
+    } catch (const CompareBuildError& e) {
+        return e.what();
+    }
+    return std::nullopt;
 }
 
 }  // namespace optiml::tune

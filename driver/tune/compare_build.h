@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -34,5 +35,11 @@ std::filesystem::path build_generator_library(const spec::Spec& spec, std::size_
 // library, each generator's library). Throws CompareBuildError.
 void build_host_functions(const spec::Spec& spec, const std::string& compiler,
                           const std::filesystem::path& dir, measure::Problem& problem);
+
+// Whether every host function the spec names compiles, built in a scratch folder removed after:
+// nullopt, or the first CompareBuildError's message. A build that does not tune calls it, so a
+// generator that does not compile shows where it was written, not first on a GPU machine.
+std::optional<std::string> host_functions_problem(const spec::Spec& spec,
+                                                  const std::string& compiler);
 
 }  // namespace optiml::tune

@@ -325,6 +325,13 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             << "); using the original kernel. Tune on such a GPU, or commit its entries to a "
                "CACHE_SEED folder (optiml cache export).\n";
     }
+    // Nothing was tuned for those archs, so the spec's comparison function and generators were
+    // never compiled: one that does not compile is said here, not first on a GPU machine.
+    if (!fallbacks.empty())
+        if (const auto problem = host_functions_problem(spec, options.host_compiler))
+            log << "optiml: warning: " << spec.name << ": " << *problem
+                << "\nA tuning on a GPU would stop there; the build goes on with the original "
+                   "kernel.\n";
 
     try {
         std::vector<codegen::Variant> originals;

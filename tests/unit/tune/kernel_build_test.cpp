@@ -122,6 +122,30 @@ TEST_F(KernelBuildTest, TheDepfileNamesTheSpecTheSourceForTheGeneratedSource) {
     EXPECT_NE(text.str().find("kernels/saxpy.cu"), std::string::npos);
 }
 
+// A build that tunes nothing still compiles the spec's generators: one that does not compile is
+// said where it was written (here, without a GPU), not first on the GPU machine; the build goes
+// on with the original kernel.
+TEST_F(KernelBuildTest, WithoutAGpuAGeneratorThatDoesNotCompileIsSaidAndTheBuildGoesOn) {
+    const fs::path kernels = fs::path(OPTIML_SOURCE_DIR) / "tests/data/kernels/spmv_csr";
+    fs::create_directories(dir_ / "spmv");
+    for (const char* file :
+         {"spmv_csr.cu", "spmv_csr.optiml.json", "make_csr.cpp", "csr_builder.h"})
+        fs::copy_file(kernels / file, dir_ / "spmv" / file);
+    options_.spec = dir_ / "spmv/spmv_csr.optiml.json";
+    options_.seeds.clear();
+    options_.depfile = dir_ / "out/spmv_csr.d";
+    std::string log = build();
+    EXPECT_EQ(count(log, "optiml: warning"), 1) << log;  // only "no tuned entry": it compiles
+    std::ofstream(dir_ / "spmv/make_csr.cpp", std::ios::app) << "\nthis is not C++;\n";
+    log = build();
+    EXPECT_EQ(count(log, "optiml: warning"), 2) << log;
+    EXPECT_NE(log.find("make_csr.cpp: the input generator (the \"generator\" fill of row_ptr in "),
+              std::string::npos)
+        << log;
+    EXPECT_NE(log.find("does not compile with the host compiler"), std::string::npos) << log;
+    EXPECT_NE(log.find("A tuning on a GPU would stop there"), std::string::npos) << log;
+}
+
 TEST_F(KernelBuildTest, ABadSpecIsOneClearErrorNotACrash) {
     const fs::path bad = dir_ / "bad.optiml.json";
     fs::create_directories(dir_);
