@@ -178,6 +178,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;
     std::map<std::string, std::vector<std::string>> fallbacks;  // why -> archs on the original
+    bool tuning_ran = false;  // it compiles the spec's host functions (or stops the build)
     DeclaredKernel declared{fs::absolute(options.spec).lexically_normal(),
                             spec.name,
                             mode_name(options.mode),
@@ -253,6 +254,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                         << "; tuning\n"
                         << std::flush;
                     GpuLock lock;
+                    tuning_ran = true;
                     std::optional<cache::Entry> tuned;
                     std::string failure;
                     try {
@@ -327,7 +329,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
     }
     // Nothing was tuned for those archs, so the spec's comparison function and generators were
     // never compiled: one that does not compile is said here, not first on a GPU machine.
-    if (!fallbacks.empty())
+    if (!fallbacks.empty() && !tuning_ran)
         if (const auto problem = host_functions_problem(spec, options.host_compiler))
             log << "optiml: warning: " << spec.name << ": " << *problem
                 << "\nA tuning on a GPU would stop there; the build goes on with the original "
