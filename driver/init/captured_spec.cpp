@@ -1,5 +1,6 @@
 #include "driver/init/captured_spec.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -100,20 +101,29 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
     return (a + b - 1) / b;
 }
 
-// Whether the code of `source` has `first` `.` `second` (blockDim.x) or, with `second` empty,
-// the identifier `first` anywhere.
-bool has_code(std::string_view source, std::size_t begin, std::size_t end, std::string_view first,
-              std::string_view second = {}) {
+// What the file's code says of each axis's block: whether the kernel's body reads
+// blockDim.<axis>, and whether the file names block_size_<axis> anywhere (a -D of that name would
+// rewrite it). One pass over the tokens.
+struct BlockAxes {
+    std::array<bool, 3> reads_block_dim{};
+    std::array<bool, 3> names_block_size{};
+};
+
+BlockAxes block_axes(std::string_view source, const propose::KernelText& text) {
+    BlockAxes axes;
     const std::vector<propose::Token> code = propose::code_tokens(source);
+    const auto word = [&](std::size_t i) { return propose::token_text(source, code[i]); };
     for (std::size_t i = 0; i < code.size(); ++i) {
-        if (code[i].begin < begin || code[i].end > end) continue;
-        if (propose::token_text(source, code[i]) != first) continue;
-        if (second.empty()) return true;
-        if (i + 2 < code.size() && propose::token_text(source, code[i + 1]) == "." &&
-            propose::token_text(source, code[i + 2]) == second)
-            return true;
+        const bool in_body = code[i].begin >= text.body_begin && code[i].end <= text.body_end;
+        for (std::size_t a = 0; a < 3; ++a) {
+            const std::string axis(1, "xyz"[a]);
+            if (word(i) == "block_size_" + axis) axes.names_block_size[a] = true;
+            if (in_body && word(i) == "blockDim" && i + 2 < code.size() && word(i + 1) == "." &&
+                word(i + 2) == axis)
+                axes.reads_block_dim[a] = true;
+        }
     }
-    return false;
+    return axes;
 }
 
 // A kernel without a block_size_<axis> macro whose body reads blockDim.<axis> takes whatever
@@ -124,15 +134,12 @@ bool has_code(std::string_view source, std::size_t begin, std::size_t end, std::
 // every variant runs the threads the program ran. A kernel that cannot take another size fails
 // verification there and keeps its own.
 std::optional<LaunchParameter> launch_only_block_size(const CapturedLaunch& launch,
-                                                      std::string_view source,
-                                                      const propose::KernelText& text,
+                                                      const BlockAxes& axes,
                                                       std::size_t axis_index) {
     const std::string axis(1, "xyz"[axis_index]);
     const std::string name = "block_size_" + axis;
     if (launch.grid[axis_index] < 2 || launch.shared_memory_bytes != 0) return std::nullopt;
-    if (!has_code(source, text.body_begin, text.body_end, "blockDim", axis) ||
-        has_code(source, 0, source.size(), name))
-        return std::nullopt;
+    if (!axes.reads_block_dim[axis_index] || axes.names_block_size[axis_index]) return std::nullopt;
     const long long block = launch.block[axis_index];
     const long long threads = block * static_cast<long long>(launch.grid[axis_index]);
     LaunchParameter parameter{name, {}, block, {}};
@@ -159,9 +166,10 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
     std::map<std::string, long long> knobs;
     for (const propose::MacroDefault& macro : propose::macro_defaults(source))
         if (macro.integer) knobs[macro.name] = *macro.integer;
+    const BlockAxes axes = block_axes(source, text);
     for (std::size_t i = 0; i < 3; ++i) {
         if (knobs.contains(std::string("block_size_") + "xyz"[i])) continue;
-        if (auto parameter = launch_only_block_size(launch, source, text, i)) {
+        if (auto parameter = launch_only_block_size(launch, axes, i)) {
             knobs[parameter->name] = parameter->default_value;
             observed.launch_parameters.push_back(std::move(*parameter));
         }
