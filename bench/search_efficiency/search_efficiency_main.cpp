@@ -42,7 +42,7 @@ struct Options {
     // Candidates in flight, as tune's streaming pipeline keeps them on the H200 (16 cores:
     // CandidateEvaluator::streaming_depth() = 18); 0: batches of `batch`, without streaming.
     std::size_t in_flight = search::kMaxStreamingDepth;
-    std::size_t batch = 8;
+    std::size_t batch = search::kDefaultBatchSize;
     std::vector<std::string> strategies;  // empty: all
 };
 

@@ -41,7 +41,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
         << ", seed " << options.seed << ", " << result.trace.size() << " evaluations (budget "
         << options.evaluations << "), "
         << (options.in_flight > 0 ? "streaming, " + std::to_string(options.in_flight) + " in flight"
-                                  : std::string("batches of 8"))
+                                  : "batches of " + std::to_string(search::kDefaultBatchSize))
         << "\n";
     if (!result.best) {
         out << "optiml: no successful configuration found\n";

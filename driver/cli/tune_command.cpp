@@ -73,7 +73,8 @@ void add_tune_command(CLI::App& app) {
     command
         ->add_option("--in-flight", options->in_flight,
                      "Candidates in flight (with --replay): streams as tune does; 0 replays "
-                     "batches of 8")
+                     "batches of " +
+                         std::to_string(search::kDefaultBatchSize))
         ->capture_default_str()
         ->needs("--replay");
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();

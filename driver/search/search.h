@@ -88,6 +88,8 @@ class Evaluator {
 // The most candidates a streaming tuning keeps in flight: tune's evaluator keeps the host's
 // cores + 2, up to this (18 on the H200's 16 cores), and replays stream this many by default.
 inline constexpr std::size_t kMaxStreamingDepth = 18;
+// The batch run_search proposes at once for an evaluator that does not stream.
+inline constexpr std::size_t kDefaultBatchSize = 8;
 
 struct Budget {
     int evaluations = 200;
@@ -117,7 +119,7 @@ using Progress = std::function<void(const Result& so_far)>;
 
 Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget,
                   const Progress& progress = {}, std::uint64_t seed = 1,
-                  std::size_t batch_size = 8);
+                  std::size_t batch_size = kDefaultBatchSize);
 
 std::string format_config(const Config& config);  // "block_size_x=256 items_per_thread=1"
 // format_config, then what else sets it apart: "... [source 3fa2c1b0: unroll; -maxrregcount=64]"
