@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Kernel Tuner's search strategies on OptiML's recorded spaces, with OptiML's metric.
 
-    kernel_tuner_side_by_side.py <recording>... [--seeds N] [--budget N] [--strategies S,...]
+    kernel_tuner_side_by_side.py <recording>... [--seeds N] [--first-seed S] [--budget N]
+        [--strategies S,...]
         [--jobs N] [--optiml-bench PATH] [--export-dir DIR] [--stall N] [--run-timeout S]
 
 Each recording (an OptiML recording, a cache entry manifest or a Kernel Tuner cache file) is
 exported to Kernel Tuner's cache format, and every Kernel Tuner strategy runs on it in simulation
-mode (tune_kernel(..., cache=..., simulation_mode=True)) with seeds 1..N and an evaluation budget.
+mode (tune_kernel(..., cache=..., simulation_mode=True)) with seeds S..S+N-1 (S = 1 unless told)
+and an evaluation budget.
 The space Kernel Tuner searches is the recording's, as in OptiML's replay: the recorded
 configurations are its only valid ones (a restriction), failed ones included, which fail again.
 An evaluation is what Kernel Tuner's simulation runner counts as one: the first request of a
@@ -410,9 +412,10 @@ def ratio_text(a, b):
 # OptiML's rows, from optiml-bench-search-efficiency's output
 
 
-def optiml_rows(binary, files, seeds, budget):
+def optiml_rows(binary, files, seeds, first_seed, budget):
     """{file: [(strategy, (with baseline, strategy only) texts, reached %, ratios)]}."""
-    out = subprocess.run([binary, *files, "--seeds", str(seeds), "--budget", str(budget)],
+    out = subprocess.run([binary, *files, "--seeds", str(seeds), "--first-seed", str(first_seed),
+                          "--budget", str(budget)],
                          check=True, capture_output=True, text=True).stdout
     rows, current = {}, None
     count = r"(> \d+|[\d.]+)"
@@ -448,6 +451,8 @@ def main():
         "(bench/search_efficiency/README.md).")
     parser.add_argument("recordings", nargs="+")
     parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="seeds S..S+N-1, for another block of the same size (default 1)")
     parser.add_argument("--budget", type=int, default=300)
     parser.add_argument("--strategies", default="",
                         help="comma-separated Kernel Tuner strategies, or 'all' (default: all "
@@ -467,8 +472,8 @@ def main():
     parser.add_argument("--missing-exit", type=int, default=0,
                         help="exit status when kernel_tuner is not installed (CTest: 77)")
     args = parser.parse_args()
-    if args.seeds < 1 or args.budget < 1 or args.jobs < 1:
-        parser.error("--seeds, --budget and --jobs must be at least 1")
+    if min(args.seeds, args.first_seed, args.budget, args.jobs) < 1:
+        parser.error("--seeds, --first-seed, --budget and --jobs must be at least 1")
 
     try:
         import kernel_tuner  # noqa: F401
@@ -501,7 +506,7 @@ def main():
     optiml, optiml_title = {}, ""
     if args.optiml_bench:
         optiml, optiml_title = optiml_rows(args.optiml_bench, args.recordings, args.seeds,
-                                           args.budget)
+                                           args.first_seed, args.budget)
 
     with contextlib.ExitStack() as stack:
         folder = args.export_dir or stack.enter_context(tempfile.TemporaryDirectory())
@@ -513,7 +518,7 @@ def main():
             export(r, path)
             valid = [kt_config(r, key) for key in r.records]
             for strategy in strategies:
-                for seed in range(1, args.seeds + 1):
+                for seed in range(args.first_seed, args.first_seed + args.seeds):
                     tasks.append((i, path, r.kernel or "kernel", r.names, r.kt_values, valid,
                                   r.optimum(), strategy, seed, args.budget, args.stall,
                                   args.run_timeout))
@@ -531,7 +536,8 @@ def main():
         elapsed = time.monotonic() - started
 
     print(f"search efficiency: Kernel Tuner {kt_version} strategies in simulation mode, "
-          f"{args.seeds} seeds, budget {args.budget} evaluations; evals to 2% is the median over "
+          f"{args.seeds} seeds ({args.first_seed}..{args.first_seed + args.seeds - 1}), budget "
+          f"{args.budget} evaluations; evals to 2% is the median over "
           "seeds (a seed that never got there counts as more than the budget). 'with baseline' "
           "counts every evaluation, 'strategy only' those the strategy chose: OptiML measures "
           "the default configuration first whatever the strategy (the baseline, its verification "

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "driver/search/strategy.h"
+
 namespace optiml::tune {
 namespace fs = std::filesystem;
 namespace {
@@ -57,6 +59,7 @@ void to_json(nlohmann::json& json, const DeclaredKernel& kernel) {
     for (const auto& seed : kernel.seeds) json["seeds"].push_back(seed.string());
     if (kernel.budget_evaluations) json["budget_evaluations"] = *kernel.budget_evaluations;
     if (kernel.budget_seconds) json["budget_seconds"] = *kernel.budget_seconds;
+    if (kernel.strategy) json["strategy"] = *kernel.strategy;
     if (auto flags = llm_flags_json(kernel.llm_flags); !flags.empty()) json["llm_flags"] = flags;
     for (const auto& arch : kernel.archs)
         json["archs"].push_back({{"arch", arch.arch},
@@ -77,6 +80,7 @@ void from_json(const nlohmann::json& json, DeclaredKernel& kernel) {
         kernel.budget_evaluations = json["budget_evaluations"].get<int>();
     if (json.contains("budget_seconds"))
         kernel.budget_seconds = json["budget_seconds"].get<double>();
+    if (json.contains("strategy")) kernel.strategy = json["strategy"].get<std::string>();
     kernel.llm_flags = llm_flags_from(json.value("llm_flags", nlohmann::json::object()));
     kernel.archs.clear();
     for (const auto& arch : json.at("archs"))
@@ -115,6 +119,13 @@ std::vector<DeclaredKernel> read_declared_kernels(const fs::path& build_dir) {
                         item.path().string() + ": archs[" + std::to_string(i) + "].arch: \"" +
                         arch + "\"; expected sm_<number> (build again to rewrite it)");
             }
+            const auto& names = search::strategy_names();
+            if (kernel.strategy &&
+                std::find(names.begin(), names.end(), *kernel.strategy) == names.end())
+                throw BuildManifestError(item.path().string() + ": strategy: \"" +
+                                         *kernel.strategy + "\"; expected one of " +
+                                         search::strategy_names_text() +
+                                         " (build again to rewrite it)");
             kernels.push_back(std::move(kernel));
         } catch (const nlohmann::json::exception& e) {
             throw BuildManifestError(item.path().string() + ": " + e.what() +

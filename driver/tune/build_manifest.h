@@ -39,6 +39,9 @@ struct DeclaredKernel {
     std::string host_compiler;
     std::optional<int> budget_evaluations;  // the build's overrides of the spec's budget
     std::optional<double> budget_seconds;
+    // The build's override of the spec's budget.strategy (`optiml build --strategy`): retune
+    // tunes with it, and computes the build's key (whether the LLM enters it depends on it).
+    std::optional<std::string> strategy;
     std::vector<DeclaredArch> archs;
     // The LLM flags the build was given (CMake's LLM settings; never the API key): retune applies
     // them over its own environment, as the build did, so that both compute the same key.

@@ -187,6 +187,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                             options.host_compiler,
                             options.budget_evaluations,
                             options.budget_seconds,
+                            options.strategy,
                             {},
                             options.llm_flags};
     for (const auto& seed : options.seeds) declared.seeds.push_back(fs::absolute(seed));

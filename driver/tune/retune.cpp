@@ -320,6 +320,7 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
             k.spec.budget.evaluations = *n;
         if (const auto s = options.budget_seconds ? options.budget_seconds : kernel.budget_seconds)
             k.spec.budget.seconds = *s;
+        if (kernel.strategy) k.spec.budget.strategy = *kernel.strategy;
         cache::Store local(kernel.cache_dir);
         cache::LookupChain chain;
         chain.add(std::make_unique<cache::LocalBackend>(local), "cache");

@@ -57,8 +57,10 @@ class RetuneTest : public ::testing::Test {
     // `optiml build` of saxpy for sm_90 (a seed hit) and sm_80 (no entry) into dir_/build, as
     // target `target` declares it; its LLM settings resolved as `optiml build` does, the
     // environment's with `llm_flags` (what CMake passes) over them.
-    void build(const std::string& target = "app", const llm::LlmOverrides& llm_flags = {}) {
+    void build(const std::string& target = "app", const llm::LlmOverrides& llm_flags = {},
+               std::optional<std::string> strategy = {}) {
         BuildOptions options;
+        options.strategy = std::move(strategy);
         options.llm = llm::apply_overrides(llm::llm_config_from_environment(), llm_flags);
         options.llm_flags = llm_flags;
         options.spec = fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/kernels/saxpy.optiml.json";
@@ -255,6 +257,46 @@ TEST_F(RetuneTest, ARetuneComputesTheBuildsKeyForASpecWithAnLlmConfigured) {
     EXPECT_EQ(by_environment.new_key, by_environment.old_key);
     EXPECT_NE(by_environment.new_key, plain);
     EXPECT_NE(by_environment.new_key, by_flags.new_key);
+}
+
+// `optiml build --strategy random` with an LLM configured: random runs no transformations, so
+// the LLM is not in the build's key. The manifest records the override, and the retune computes
+// the build's key (with the spec's auto it would put the model in) and tunes with it.
+TEST_F(RetuneTest, ARetuneUsesTheStrategyTheBuildWasGiven) {
+    llm::LlmOverrides flags;
+    flags.base_url = "http://127.0.0.1:9/v1";
+    flags.model = "cmake-model";
+    build("app", flags, "random");
+    ASSERT_EQ(read_declared_kernels(dir_ / "build").at(0).strategy, "random");
+    RetuneReport report;
+    std::string log;
+    EXPECT_EQ(retune(1.0, report, log), 0) << log;
+    const RetuneRow& r = row(report, "sm_90");
+    EXPECT_EQ(r.old_key, entry_.key);  // the seed's entry: no LLM in the build's key
+    EXPECT_EQ(r.new_key, r.old_key) << log;
+    EXPECT_EQ(r.status, "unchanged") << log;
+}
+
+TEST_F(RetuneTest, AnUnknownStrategyInTheManifestIsNamedWithItsField) {
+    build();
+    const fs::path file = declared_kernels_dir(dir_ / "build") / "app.saxpy.json";
+    nlohmann::json json = nlohmann::json::parse(test::read_text(file));
+    json["strategy"] = "simulated_annealing";
+    std::ofstream(file) << json.dump();
+    EXPECT_THROW(
+        {
+            try {
+                read_declared_kernels(dir_ / "build");
+            } catch (const BuildManifestError& e) {
+                EXPECT_NE(
+                    std::string(e.what()).find(
+                        file.string() + ": strategy: \"simulated_annealing\"; expected one of"),
+                    std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        BuildManifestError);
 }
 
 TEST_F(RetuneTest, ASlowdownWithinTheThresholdPasses) {
