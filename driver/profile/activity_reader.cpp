@@ -97,9 +97,9 @@ std::string error_field(const json& object, std::string_view source, const std::
 }
 
 const json& array_field(const json& object, const char* key, std::string_view source,
-                        const std::string& where) {
+                        std::string_view where) {  // a view, as member's `where` (above)
     const json& value = member(object, key, source, where);
-    if (!value.is_array()) fail(source, where + key, "expected an array");
+    if (!value.is_array()) fail(source, std::string(where) + key, "expected an array");
     return value;
 }
 
