@@ -310,6 +310,23 @@ def _install_hook():
         pass
 
 
+def _shuffle_lhs_samples():
+    """Latin hypercube samples in the order of Python's random generator, which each run seeds.
+    Kernel Tuner 1.5.0 returns them from a set() of space indices: ascending, so a population is
+    measured from the first configurations its constraint solver enumerates (the largest values
+    of the last parameters first), whatever the sample drawn."""
+    from kernel_tuner.searchspace import Searchspace
+
+    ordered = Searchspace.get_LHS_sample_indices
+
+    def shuffled(self, num_samples):
+        indices = list(ordered(self, num_samples))
+        random.shuffle(indices)
+        return indices
+
+    Searchspace.get_LHS_sample_indices = shuffled
+
+
 def _alarm(signum, frame):
     raise _Stop()
 
@@ -467,6 +484,10 @@ def main():
                         "configuration (default 2000)")
     parser.add_argument("--run-timeout", type=float, default=120.0,
                         help="stop a run after this many seconds (default 120)")
+    parser.add_argument("--shuffle-lhs", action="store_true",
+                        help="a control: evaluate Kernel Tuner's Latin hypercube samples (diff_evo's "
+                        "first population) in a random order, not in ascending index of its search "
+                        "space, the order its set() of indices gives them")
     parser.add_argument("--progress", action="store_true",
                         help="report the runs done on stderr")
     parser.add_argument("--missing-exit", type=int, default=0,
@@ -483,6 +504,8 @@ def main():
         print("kernel_tuner not installed: pip install kernel_tuner")
         return args.missing_exit
 
+    if args.shuffle_lhs:
+        _shuffle_lhs_samples()
     known = available_strategies()
     if args.strategies in ("", "all"):
         strategies = [s for s in known if args.strategies == "all" or s not in OPT_IN]
@@ -535,7 +558,8 @@ def main():
                           file=sys.stderr, flush=True)
         elapsed = time.monotonic() - started
 
-    print(f"search efficiency: Kernel Tuner {kt_version} strategies in simulation mode, "
+    print(f"search efficiency: Kernel Tuner {kt_version} strategies in simulation mode"
+          f"{' (Latin hypercube samples shuffled: --shuffle-lhs)' if args.shuffle_lhs else ''}, "
           f"{args.seeds} seeds ({args.first_seed}..{args.first_seed + args.seeds - 1}), budget "
           f"{args.budget} evaluations; evals to 2% is the median over "
           "seeds (a seed that never got there counts as more than the budget). 'with baseline' "
