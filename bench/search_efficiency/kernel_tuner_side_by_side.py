@@ -2,8 +2,8 @@
 """Kernel Tuner's search strategies on OptiML's recorded spaces, with OptiML's metric.
 
     kernel_tuner_side_by_side.py <recording>... [--seeds N] [--first-seed S] [--budget N]
-        [--strategies S,...]
-        [--jobs N] [--optiml-bench PATH] [--export-dir DIR] [--stall N] [--run-timeout S]
+        [--strategies S,...] [--jobs N] [--optiml-bench PATH] [--export-dir DIR] [--stall N]
+        [--run-timeout S] [--shuffle-lhs]
 
 Each recording (an OptiML recording, a cache entry manifest or a Kernel Tuner cache file) is
 exported to Kernel Tuner's cache format, and every Kernel Tuner strategy runs on it in simulation
