@@ -167,9 +167,7 @@ int main(int argc, char** argv) {
         "baseline (the default configuration, always evaluation 1) and without it (the "
         "strategy's own evaluations)\n",
         options.seeds, options.first_seed, options.first_seed + options.seeds - 1, options.budget,
-        options.in_flight > 0
-            ? ("streaming, " + std::to_string(options.in_flight) + " in flight").c_str()
-            : ("batches of " + std::to_string(options.batch)).c_str());
+        search::pipeline_text(options.in_flight, options.batch).c_str());
     for (const std::string& file : files) {
         search::Recording recording;
         try {

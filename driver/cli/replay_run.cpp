@@ -40,9 +40,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
         << (options.strategy == result.strategy ? "" : " (chosen by " + options.strategy + ")")
         << ", seed " << options.seed << ", " << result.trace.size() << " evaluations (budget "
         << options.evaluations << "), "
-        << (options.in_flight > 0 ? "streaming, " + std::to_string(options.in_flight) + " in flight"
-                                  : "batches of " + std::to_string(search::kDefaultBatchSize))
-        << "\n";
+        << search::pipeline_text(options.in_flight, search::kDefaultBatchSize) << "\n";
     if (!result.best) {
         out << "optiml: no successful configuration found\n";
         return 0;

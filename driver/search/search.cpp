@@ -159,6 +159,11 @@ Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget
                : run_batches(run, space, evaluator, budget, progress, batch_size);
 }
 
+std::string pipeline_text(std::size_t streaming_depth, std::size_t batch_size) {
+    return streaming_depth > 0 ? "streaming, " + std::to_string(streaming_depth) + " in flight"
+                               : "batches of " + std::to_string(batch_size);
+}
+
 std::string format_config(const Config& config) {
     std::ostringstream out;
     bool first = true;

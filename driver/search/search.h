@@ -121,6 +121,10 @@ Result run_search(const Space& space, Evaluator& evaluator, const Budget& budget
                   const Progress& progress = {}, std::uint64_t seed = 1,
                   std::size_t batch_size = kDefaultBatchSize);
 
+// How run_search drives an evaluator of this streaming depth: "streaming, 18 in flight", or
+// "batches of 8" where it does not stream (depth 0).
+std::string pipeline_text(std::size_t streaming_depth, std::size_t batch_size);
+
 std::string format_config(const Config& config);  // "block_size_x=256 items_per_thread=1"
 // format_config, then what else sets it apart: "... [source 3fa2c1b0: unroll; -maxrregcount=64]"
 std::string format_candidate(const Candidate& candidate);
