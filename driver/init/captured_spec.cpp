@@ -1,5 +1,6 @@
 #include "driver/init/captured_spec.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 
 #include "driver/init/argument_types.h"
 #include "driver/init/spec_skeleton.h"
+#include "driver/init/template_arguments.h"
 #include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
 #include "driver/propose/tunable_knobs.h"
@@ -156,33 +158,77 @@ std::optional<LaunchParameter> launch_only_block_size(const CapturedLaunch& laun
     return parameter;
 }
 
+// An integer template parameter at the value the launch instantiated, as the spec tunes it.
+struct TemplateValue {
+    std::string source_name;  // BLOCK_SIZE
+    std::string tuned;        // block_size (the spec's parameter)
+    long long value = 0;
+};
+
+std::vector<TemplateValue> template_values(std::string_view source, const propose::KernelText& text,
+                                           const std::vector<std::string>& launched) {
+    const auto parameters = propose::template_parameters(source, text);
+    std::vector<TemplateValue> values;
+    if (launched.size() != parameters.size()) return values;
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const propose::TemplateParameter& p = parameters[i];
+        const auto value = propose::integer_literal(launched[i]);
+        if (value && !p.name.empty() && p.kind != "typename" && p.kind != "class" &&
+            (p.default_value.empty() || p.integer_default))
+            values.push_back({p.name, tuned_template_name(p, source), *value});
+    }
+    return values;
+}
+
 // launch.block, grid and shared memory from the captured geometry. An axis whose threads per
-// block are the kernel's block_size_<axis> default (or a launch-only block size) is tuned: the
-// grid follows the block size (as ceil_div of an integer scalar when one gives the captured grid,
-// else of the threads launched).
+// block are the kernel's block_size_<axis> default, else the value of an integer template
+// parameter the launch instantiated (`MatrixMulCUDA<32>` on 32 x 32 blocks), else a launch-only
+// block size, is tuned: the block is that parameter and the grid follows it (as ceil_div of an
+// integer scalar when one gives the captured grid, else of the threads launched).
 void map_geometry(const CapturedLaunch& launch, std::string_view source,
                   const propose::KernelText& text, const std::vector<Scalar>& scalars,
-                  ObservedLaunch& observed) {
+                  const std::vector<TemplateValue>& template_values, ObservedLaunch& observed) {
     std::map<std::string, long long> knobs;
     for (const propose::MacroDefault& macro : propose::macro_defaults(source))
         if (macro.integer) knobs[macro.name] = *macro.integer;
+    std::array<std::string, 3> block_knob;  // per axis, the parameter its block is
     const BlockAxes axes = block_axes(source, text);
     for (std::size_t i = 0; i < 3; ++i) {
-        if (knobs.contains(std::string("block_size_") + "xyz"[i])) continue;
+        const std::string axis(1, "xyz"[i]);
+        const std::string macro = "block_size_" + axis;
+        if (knobs.contains(macro)) {
+            block_knob[i] = macro;
+            continue;
+        }
+        // One block of threads is no evidence: every kernel can be launched that way.
+        const auto tied = std::find_if(template_values.begin(), template_values.end(),
+                                       [&](const TemplateValue& t) {
+                                           return launch.block[i] > 1 && t.value == launch.block[i];
+                                       });
+        if (tied != template_values.end()) {
+            block_knob[i] = observed.block_parameters[i] = tied->tuned;
+            knobs[tied->tuned] = tied->value;
+            observed.launch_comments.push_back(
+                "block " + axis + ": " + tied->tuned + ", the template argument " +
+                tied->source_name + " the program instantiated (" + std::to_string(tied->value) +
+                ") and launched as its threads in " + axis + ".");
+            continue;
+        }
         if (auto parameter = launch_only_block_size(launch, axes, i)) {
+            block_knob[i] = parameter->name;
             knobs[parameter->name] = parameter->default_value;
             observed.launch_parameters.push_back(std::move(*parameter));
         }
     }
     for (std::size_t i = 0; i < 3; ++i) {
         const std::string axis(1, "xyz"[i]);
-        const std::string macro = "block_size_" + axis;
+        const std::string& macro = block_knob[i];
         const std::int64_t block = launch.block[i];
         const std::int64_t grid = launch.grid[i];
         observed.block[i] = quoted(std::to_string(block));
         observed.grid[i] = quoted(std::to_string(grid));
+        if (macro.empty()) continue;
         const auto knob = knobs.find(macro);
-        if (knob == knobs.end()) continue;
         if (knob->second != block) {
             observed.launch_comments.push_back(
                 macro + "'s default is " + std::to_string(knob->second) + " but the program " +
@@ -229,7 +275,9 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
                            const std::string& kernel, const CapturedLaunch& launch,
                            const std::string& origin, const std::string& data_folder) {
     const propose::KernelText text = propose::find_kernel(source, kernel);
-    const std::map<std::string, std::string> type_defaults = template_type_defaults(source, text);
+    // The instantiation launched fixes the template: its types type the arguments.
+    const std::vector<std::string> launched = template_arguments(launch.demangled_name, kernel);
+    const std::map<std::string, std::string> type_defaults = template_types(source, text, launched);
     const bool captured = launch.error.empty();
     if (captured && launch.parameters.size() != text.parameters.size()) {
         throw CaptureMismatch(
@@ -239,6 +287,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
     }
     CapturedSpec result;
     ObservedLaunch observed;
+    observed.template_arguments = launched;
     observed.header.push_back("Captured from `" + origin + "`:");
     observed.header.push_back(
         "the first launch of " +
@@ -314,7 +363,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
             result.snapshots.push_back({name, parameter.snapshot, to, *types[i], elements});
         }
     }
-    map_geometry(launch, source, text, scalars, observed);
+    map_geometry(launch, source, text, scalars, template_values(source, text, launched), observed);
     result.text = spec_skeleton(source, source_path, kernel, &observed);
     return result;
 }

@@ -2,8 +2,10 @@
 // kernel (spec_skeleton.h), with what the launch showed written in: each scalar's value, each
 // pointer's element count from the bytes between it and the end of its allocation (named by an
 // integer scalar, or a product of two, when one holds that count), the launch geometry mapped to
-// the kernel's block_size_x/y/z (the grid then follows the block size), the dynamic shared memory,
-// and with snapshots a "file" fill of every input from the data it held before the launch.
+// the kernel's block_size_x/y/z or to the integer template argument it equals (the grid then
+// follows the block size), the template arguments of the instantiation launched, the dynamic
+// shared memory, and with snapshots a "file" fill of every input from the data it held before
+// the launch.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/init/argument_types.h"
+#include "driver/init/template_arguments.h"
 #include "driver/propose/cuda_tokens.h"
 #include "driver/propose/kernel_text.h"
 #include "driver/propose/tunable_knobs.h"
@@ -76,7 +77,8 @@ Knobs read_knobs(std::string_view source) {
 
 Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
                      const std::map<std::string, std::string>& type_defaults,
-                     const std::string& size_hint, bool written, const ObservedArgument* observed) {
+                     const std::string& size_hint, bool written, bool launched_types,
+                     const ObservedArgument* observed) {
     const std::string name =
         parameter.name.empty() ? "arg" + std::to_string(index) : parameter.name;
     std::vector<std::string> notes;
@@ -86,8 +88,9 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
     const std::string written_base = base_type(parameter);
     const std::string base = resolved_base_type(parameter, type_defaults);
     if (base != written_base)
-        notes.push_back(written_base + " is a template parameter: its default, " + base +
-                        ", is assumed.");
+        notes.push_back(written_base + " is a template parameter: " +
+                        (launched_types ? "the program launched it as " + base + "."
+                                        : "its default, " + base + ", is assumed."));
     const std::optional<spec::ElementType> type = element_type(base);
     const std::string type_json =
         type ? quoted(spec::to_string(*type))
@@ -177,19 +180,27 @@ bool is_type_parameter(const propose::TemplateParameter& p) {
     return p.kind == "typename" || p.kind == "class";
 }
 
-// The spec parameter standing for template parameter `p`: a macro, so it may not be spelled
-// like any identifier of the file (`-DBLOCK_SIZE=16` would turn `template <int BLOCK_SIZE>` into
-// `template <int 16>`, and host code of a mixed file has its own names).
-std::string tuned_name(const propose::TemplateParameter& p, std::string_view source) {
-    std::set<std::string> identifiers;
-    for (const propose::Token& token : propose::lex(source))
-        if (token.kind == propose::TokenKind::Identifier)
-            identifiers.insert(std::string(source.substr(token.begin, token.end - token.begin)));
-    std::string lower = p.name;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const std::string& candidate : {lower, "tuned_" + lower, "optiml_" + lower})
-        if (!identifiers.contains(candidate)) return candidate;
-    return "optiml_tuned_" + lower;
+// A template parameter the launch instantiated at `launched`: that is the original. Sized blocks
+// (`block`) try Kernel Tuner's block sizes; any other keeps the one value (and the source's
+// default) until the user adds more, since nothing says which others the kernel can take.
+Entry captured_template_parameter_entry(const propose::TemplateParameter& p,
+                                        const std::string& tuned, long long launched, bool block) {
+    std::vector<long long> numbers =
+        block ? block_size_values(launched) : std::vector<long long>{launched};
+    if (!block && p.integer_default && *p.integer_default != launched)
+        numbers.insert(numbers.begin() + (*p.integer_default < launched ? 0 : 1),
+                       *p.integer_default);
+    std::vector<std::string> values;
+    for (long long v : numbers) values.push_back(std::to_string(v));
+    Entry entry;
+    entry.comments.push_back(
+        "template parameter " + p.kind + " " + p.name + ": tuned as " + tuned + "; the program " +
+        "launched " + std::to_string(launched) + ", the original." +
+        (block ? " It is the threads per block: Kernel Tuner's block sizes around it."
+               : " Add the values to try."));
+    entry.json = "{\"name\": " + quoted(tuned) + ", \"values\": [" + join(values) +
+                 "], \"default\": " + std::to_string(launched) + "}";
+    return entry;
 }
 
 Entry template_parameter_entry(const propose::TemplateParameter& p, const std::string& tuned) {
@@ -213,18 +224,41 @@ Entry template_parameter_entry(const propose::TemplateParameter& p, const std::s
     return entry;
 }
 
+// The launched instantiation's arguments when a capture read them, one per parameter.
+std::vector<std::string> launched_arguments(const std::vector<propose::TemplateParameter>& params,
+                                            const ObservedLaunch* observed) {
+    if (observed == nullptr || observed->template_arguments.size() != params.size()) return {};
+    return observed->template_arguments;
+}
+
 KernelName kernel_name(const std::string& kernel,
                        const std::vector<propose::TemplateParameter>& parameters,
-                       std::string_view source) {
+                       std::string_view source, const ObservedLaunch* observed) {
     KernelName name{quoted(kernel), {}, {}};
     if (parameters.empty()) return name;
+    const std::vector<std::string> launched = launched_arguments(parameters, observed);
     std::vector<std::string> arguments;
     bool complete = true;
-    for (const propose::TemplateParameter& p : parameters) {
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const propose::TemplateParameter& p = parameters[i];
         const std::string label = p.kind + " " + (p.name.empty() ? "(unnamed)" : p.name);
-        if (!is_type_parameter(p) && !p.name.empty() &&
-            (p.default_value.empty() || p.integer_default)) {
-            const std::string tuned = tuned_name(p, source);
+        const std::string captured = launched.empty() ? "" : launched[i];
+        const std::optional<long long> value = propose::integer_literal(captured);
+        const bool tunable = !is_type_parameter(p) && !p.name.empty() &&
+                             (p.default_value.empty() || p.integer_default);
+        if (tunable && value) {
+            const std::string tuned = tuned_template_name(p, source);
+            const auto& axes = observed->block_parameters;
+            arguments.push_back(tuned);
+            name.parameters.push_back(captured_template_parameter_entry(
+                p, tuned, *value, std::find(axes.begin(), axes.end(), tuned) != axes.end()));
+        } else if (!captured.empty()) {
+            arguments.push_back(captured);
+            name.comments.push_back("template parameter " + label + " = " + captured +
+                                    ": the instantiation the program launched; the name "
+                                    "expression fixes it.");
+        } else if (tunable) {
+            const std::string tuned = tuned_template_name(p, source);
             arguments.push_back(tuned);
             name.parameters.push_back(template_parameter_entry(p, tuned));
         } else if (p.default_value.empty()) {
@@ -287,6 +321,20 @@ Entry launch_parameter_entry(const LaunchParameter& parameter) {
 
 }  // namespace
 
+// Not `-DBLOCK_SIZE=16`: it would turn `template <int BLOCK_SIZE>` into `template <int 16>`, and
+// host code of a mixed file has its own names.
+std::string tuned_template_name(const propose::TemplateParameter& p, std::string_view source) {
+    std::set<std::string> identifiers;
+    for (const propose::Token& token : propose::lex(source))
+        if (token.kind == propose::TokenKind::Identifier)
+            identifiers.insert(std::string(source.substr(token.begin, token.end - token.begin)));
+    std::string lower = p.name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const std::string& candidate : {lower, "tuned_" + lower, "optiml_" + lower})
+        if (!identifiers.contains(candidate)) return candidate;
+    return "optiml_tuned_" + lower;
+}
+
 // Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
 // block's 1024 threads, the default among them.
 std::vector<long long> block_size_values(long long default_value) {
@@ -305,7 +353,8 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     const propose::KernelText text = propose::find_kernel(source, kernel);
     const std::vector<propose::TemplateParameter> templates =
         propose::template_parameters(source, text);
-    const std::map<std::string, std::string> type_defaults = template_type_defaults(source, text);
+    const std::vector<std::string> launched = launched_arguments(templates, observed);
+    const std::map<std::string, std::string> type_defaults = template_types(source, text, launched);
     const Knobs knobs = read_knobs(source);
 
     std::vector<std::string> integer_scalars;
@@ -330,7 +379,7 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     out += "{\n";
     out += "  \"name\": " + quoted(kernel) + ",\n";
     out += "  \"source\": " + quoted(source_path) + ",\n";
-    const KernelName name = kernel_name(kernel, templates, source);
+    const KernelName name = kernel_name(kernel, templates, source, observed);
     for (const std::string& comment : name.comments) out += "  // " + comment + "\n";
     out += "  \"kernel\": " + name.json + ",\n";
 
@@ -338,7 +387,7 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     for (std::size_t i = 0; i < text.parameters.size(); ++i)
         arguments.push_back(argument_entry(
             text.parameters[i], i, type_defaults, size_hint,
-            text.written_parameters.contains(text.parameters[i].name),
+            text.written_parameters.contains(text.parameters[i].name), !launched.empty(),
             observed != nullptr && i < observed->arguments.size() ? &observed->arguments[i]
                                                                   : nullptr));
     write_array(out, "arguments", arguments, false);
@@ -353,8 +402,13 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
                             [&](const LaunchParameter& p) { return p.name == knob; }));
     };
     std::vector<std::string> tuned_axes;
-    for (const char* axis : {"block_size_x", "block_size_y", "block_size_z"})
-        if (tuned(axis)) tuned_axes.push_back(axis);
+    for (std::size_t a = 0; a < 3; ++a) {
+        const std::string knob = std::string("block_size_") + "xyz"[a];
+        if (observed != nullptr && !observed->block_parameters[a].empty())
+            tuned_axes.push_back(observed->block_parameters[a]);
+        else if (tuned(knob))
+            tuned_axes.push_back(knob);
+    }
     if (tuned_axes.size() >= 2) {
         std::string product;
         for (const std::string& axis : tuned_axes) product += (product.empty() ? "" : " * ") + axis;

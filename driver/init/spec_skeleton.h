@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "driver/propose/tunable_knobs.h"
+
 namespace optiml::init {
 
 // What a real launch showed (captured_spec.h fills it from `optiml capture`): each field set
@@ -38,7 +40,17 @@ struct ObservedLaunch {
     std::string shared_memory_bytes;
     std::vector<std::string> launch_comments;
     std::vector<LaunchParameter> launch_parameters;  // written after the source's own
+    // The launched instantiation's template arguments, one per template parameter of the kernel
+    // (template_arguments.h); empty when unknown. They replace the markers `init` leaves.
+    std::vector<std::string> template_arguments;
+    // Per axis, the tuned template parameter whose value the block is ("" none): its values are
+    // then block sizes, and the constraint keeps a block within 1024 threads.
+    std::array<std::string, 3> block_parameters;
 };
+
+// The spec parameter that stands for the kernel's integer template parameter `p`: a macro, so it
+// is spelled unlike any identifier of `source`.
+std::string tuned_template_name(const propose::TemplateParameter& p, std::string_view source);
 
 // Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
 // block's 1024 threads, the default among them.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "driver/init/spec_skeleton.h"
 #include "driver/propose/rewrite_error.h"
@@ -152,6 +153,98 @@ __global__ void transpose(long long rows, unsigned cols, const double* in, doubl
     EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(rows, block_size_x)");  // 7 = ceil(100 / 16)
     EXPECT_EQ(s.launch.grid[1].text(), "ceil_div(rows, block_size_y)");  // 13 = ceil(100 / 8)
     ASSERT_EQ(s.constraints.size(), 1u);
+}
+
+// The CUDA samples' matrixMul: a template argument sizes the tiles, the host has its own
+// `block_size`, and the program launches MatrixMulCUDA<32> on 32 x 32 blocks (dimsA 320 x 320,
+// dimsB 640 x 320).
+const char* const kMatrixMul =
+    R"(template <int BLOCK_SIZE> __global__ void MatrixMulCUDA(float *C, float *A,
+    float *B, int wA, int wB) {
+  int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+  int aBegin = wA * BLOCK_SIZE * by;
+  int aEnd = aBegin + wA - 1;
+  int bBegin = BLOCK_SIZE * bx;
+  float Csub = 0;
+  for (int a = aBegin, b = bBegin; a <= aEnd; a += BLOCK_SIZE, b += BLOCK_SIZE * wB) {
+    __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+    __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
+    As[ty][tx] = A[a + wA * ty + tx];
+    Bs[ty][tx] = B[b + wB * ty + tx];
+    __syncthreads();
+    for (int k = 0; k < BLOCK_SIZE; ++k) Csub += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[wB * BLOCK_SIZE * by + BLOCK_SIZE * bx + wB * ty + tx] = Csub;
+}
+int main() { int block_size = 32; return block_size; }
+)";
+
+CapturedLaunch matrix_mul_launch(std::uint32_t block) {
+    CapturedLaunch launch;
+    launch.name = "_Z13MatrixMulCUDAILi" + std::to_string(block) + "EEvPfS0_S0_ii";
+    launch.demangled_name =
+        "void MatrixMulCUDA<" + std::to_string(block) + ">(float*, float*, float*, int, int)";
+    launch.grid = {640 / block, 320 / block, 1};
+    launch.block = {block, block, 1};
+    launch.parameters = {pointer(0, 0, 4 * 640 * 320), pointer(8, 0, 4 * 320 * 320),
+                         pointer(16, 0, 4 * 640 * 320), scalar(320, 24), scalar(640, 28)};
+    return launch;
+}
+
+TEST_F(CapturedSpecTest, ATemplateKernelTakesTheInstantiationLaunchedAndItsBlockFollowsIt) {
+    const spec::Spec s = load(kMatrixMul, "MatrixMulCUDA", matrix_mul_launch(32));
+    // No "TODO" left for the template argument: the spec loads, and the original is <32>.
+    EXPECT_EQ(count_markers(result_.text), 0u) << result_.text;
+    EXPECT_EQ(result_.text.find("the value the program launches now"), std::string::npos);
+    EXPECT_EQ(s.kernel, "MatrixMulCUDA<tuned_block_size>");  // main() owns `block_size`
+    ASSERT_EQ(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].name, "tuned_block_size");
+    EXPECT_EQ(s.parameters[0].default_value, 32);
+    EXPECT_EQ(s.parameters[0].values, (std::vector<std::int64_t>{8, 16, 32, 64, 128}));
+    // The block is the template argument in x and y, the grid follows it.
+    EXPECT_EQ(s.launch.block[0].text(), "tuned_block_size");
+    EXPECT_EQ(s.launch.block[1].text(), "tuned_block_size");
+    EXPECT_EQ(s.launch.block[2].text(), "1");
+    EXPECT_EQ(s.launch.grid[0].text(), "ceil_div(wB, tuned_block_size)");
+    EXPECT_EQ(s.launch.grid[1].text(), "ceil_div(wA, tuned_block_size)");
+    const expr::Env env = s.environment(s.default_config());
+    EXPECT_EQ(s.launch.grid[0].eval(env), 20);
+    EXPECT_EQ(s.launch.grid[1].eval(env), 10);
+    // 64 x 64 blocks are over a block's 1024 threads.
+    ASSERT_EQ(s.constraints.size(), 1u);
+    EXPECT_EQ(s.constraints[0].text(), "tuned_block_size * tuned_block_size <= 1024");
+    std::map<std::string, std::int64_t> wide = s.default_config();
+    wide["tuned_block_size"] = 64;
+    EXPECT_NE(s.constraints[0].eval(env), 0);
+    EXPECT_EQ(s.constraints[0].eval(s.environment(wide)), 0);
+}
+
+TEST_F(CapturedSpecTest, TemplateTypesAndValuesThatDoNotSizeTheBlockAreTheLaunchedOnes) {
+    const std::string source = R"(template <typename T, int ITEMS>
+__global__ void scale(int n, T a, T* x) {
+    const int i = (blockIdx.x * blockDim.x + threadIdx.x) * ITEMS;
+    for (int k = 0; k < ITEMS; ++k) if (i + k < n) x[i + k] *= a;
+}
+)";
+    CapturedLaunch launch;
+    launch.name = "_Z5scaleIdLi4EEviT_PS0_";
+    launch.demangled_name = "void scale<double, 4>(int, double, double*)";
+    launch.grid = {8, 1, 1};
+    launch.block = {128, 1, 1};
+    launch.parameters = {scalar(4096, 0), scalar(2.0, 8), pointer(16, 0, 8 * 4096)};
+    const spec::Spec s = load(source, "scale", launch);
+    EXPECT_EQ(count_markers(result_.text), 0u) << result_.text;
+    EXPECT_EQ(s.kernel, "scale<double, items>");
+    EXPECT_EQ(s.arguments[1].type, spec::ElementType::Float64);  // T is double, as launched
+    EXPECT_EQ(s.arguments[1].value, 2.0);
+    EXPECT_EQ(s.arguments[2].type, spec::ElementType::Float64);
+    EXPECT_EQ(s.arguments[2].count.text(), "n");
+    ASSERT_GE(s.parameters.size(), 1u);
+    EXPECT_EQ(s.parameters[0].name, "items");
+    EXPECT_EQ(s.parameters[0].default_value, 4);
+    EXPECT_EQ(s.parameters[0].values, (std::vector<std::int64_t>{4}));
+    EXPECT_NE(s.launch.block[0].text(), "items");  // 128 threads: not the template argument
 }
 
 TEST_F(CapturedSpecTest, WithoutBlockSizeMacrosTheGeometryIsWhatTheProgramLaunched) {
