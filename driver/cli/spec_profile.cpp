@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cache/store.h"
+#include "driver/cli/profiled_variant.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/profile/device_ceilings.h"
 #include "driver/profile/metric_catalog.h"
@@ -19,23 +20,9 @@ namespace optiml::cli {
 namespace fs = std::filesystem;
 namespace {
 
-// "a=1,b=2" -> {a:1, b:2}; throws std::invalid_argument naming the bad item.
-search::Config parse_parameters(const std::string& text, const spec::Spec& spec) {
-    search::Config config = spec.default_config();
-    std::stringstream items(text);
-    std::string item;
-    while (std::getline(items, item, ',')) {
-        const auto eq = item.find('=');
-        if (eq == std::string::npos || !config.count(item.substr(0, eq)))
-            throw std::invalid_argument("--variant: '" + item +
-                                        "' is not NAME=VALUE for one of the spec's parameters");
-        config[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
-    }
-    return config;
-}
-
-std::optional<search::Config> cached_winner(const SpecProfileOptions& options,
-                                            const spec::Spec& spec, int arch, std::string& why) {
+// The entry the build would ship for this GPU: the local cache first, then the seeds.
+std::optional<cache::Entry> shipped_entry(const SpecProfileOptions& options, const spec::Spec& spec,
+                                          int arch, std::string& why) {
     const tune::KernelSources sources = tune::scan_sources(spec);
     const std::string key = cache::compute_key(tune::key_inputs(spec, sources, arch));
     std::vector<cache::Store> stores;
@@ -43,8 +30,7 @@ std::optional<search::Config> cached_winner(const SpecProfileOptions& options,
     for (const auto& seed : options.seeds)
         if (fs::is_directory(seed / "entries")) stores.emplace_back(seed, /*read_only=*/true);
     for (const auto& store : stores)
-        if (auto entry = store.inspect(key))
-            return entry->manifest.value("parameters", search::Config{});
+        if (auto entry = store.inspect(key)) return entry;
     why = "no tuned entry for " + tune::arch_name(arch) + " (key " + key.substr(0, 12) +
           "...): run `optiml tune --spec " + options.spec.string() + "` first";
     return std::nullopt;
@@ -72,18 +58,22 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
     }
     const measure::DeviceInfo& device = devices[static_cast<std::size_t>(options.device)];
 
-    search::Config config;  // empty: the original (the spec's defaults)
+    ProfiledVariant variant;
     if (options.variant == "tuned") {
         std::string why;
-        auto winner = cached_winner(options, spec, device.arch, why);
-        if (!winner) {
+        const auto entry = shipped_entry(options, spec, device.arch, why);
+        if (!entry) {
             log << "optiml: error: " << why << "\n";
             return 1;
         }
-        config = *winner;
-    } else if (options.variant != "original") {
-        config = parse_parameters(options.variant, spec);
+        variant = shipped_variant(spec, *entry);  // its source, options and parameters
+    } else if (options.variant == "original") {
+        variant = original_variant(spec);
+    } else {
+        variant = parameters_variant(spec, options.variant);
     }
+    const compile::CompileRequest request =
+        variant_request(spec, variant, device.arch, compile::Output::Cubin);
 
     tune::ScratchDir scratch;
     const auto original = compile::compile(tune::make_compile_request(
@@ -95,14 +85,14 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
     const measure::LaunchSpec original_launch = tune::write_launch(
         spec, spec.default_config(), original, scratch.path() / "original.cubin");
     measure::LaunchSpec launch = original_launch;
-    if (!config.empty()) {
-        const auto variant = compile::compile(
-            tune::make_compile_request(spec, config, device.arch, compile::Output::Cubin));
-        if (!variant.ok) {
-            log << "optiml: error: the variant does not compile:\n" << variant.log;
+    if (variant.kind != "original") {
+        const auto compiled = compile::compile(request);
+        if (!compiled.ok) {
+            log << "optiml: error: the variant does not compile:\n" << compiled.log;
             return 1;
         }
-        launch = tune::write_launch(spec, config, variant, scratch.path() / "variant.cubin");
+        launch = tune::write_launch(spec, variant.candidate.parameters, compiled,
+                                    scratch.path() / "variant.cubin");
     }
 
     // Fixed inputs (seed base 0), so that an outside profiler sees the same data on a rerun; the
@@ -119,34 +109,52 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
             << timed.message << ")\n";
         return 1;
     }
-    const std::string label = config.empty() ? "original" : search::format_config(config);
+    const std::string label = variant_label(variant);
     log << "optiml: " << spec.name << " " << label << ": " << timed.median_ms << " ms (median of "
         << timed.runs << " runs)\n";
-    if (options.run_only) return 0;
+    // Which exact kernel was timed, in every report: a winner's own source and options.
+    const nlohmann::json candidate = variant_json(variant, request);
+    const nlohmann::json timing = {{"median_ms", timed.median_ms},
+                                   {"ci_low_ms", timed.ci_low_ms},
+                                   {"ci_high_ms", timed.ci_high_ms},
+                                   {"runs", timed.runs}};
+    if (options.run_only) {
+        write_text(options.json_out, nlohmann::json{{"kernel", spec.name},
+                                                    {"device", device.name},
+                                                    {"variant", label},
+                                                    {"candidate", candidate},
+                                                    {"timing", timing}}
+                                             .dump(2) +
+                                         "\n");
+        return 0;
+    }
 
-    profile::ProfileRequest request;
-    if (options.counters) request.metrics = profile::proxy_metrics();
-    request.pc_sampling = options.pc_sampling;
-    profile::VariantProfile variant{
-        label, profile::profile_variant(session, launch, request, std::chrono::minutes(5)),
+    profile::ProfileRequest profile_request;
+    if (options.counters) profile_request.metrics = profile::proxy_metrics();
+    profile_request.pc_sampling = options.pc_sampling;
+    profile::VariantProfile profiled{
+        label, profile::profile_variant(session, launch, profile_request, std::chrono::minutes(5)),
         timed.median_ms};
     std::vector<std::string> notes;
     const fs::path cache_root =
         options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir;
     const auto ceilings = profile::device_ceilings(device, cache_root, scratch.path(), notes);
     analysis::EvidenceReport report =
-        profile::evidence_report(spec.name, device.name, variant, ceilings, std::nullopt);
+        profile::evidence_report(spec.name, device.name, profiled, ceilings, std::nullopt);
     report.notes.insert(report.notes.end(), notes.begin(), notes.end());
 
     nlohmann::json json = analysis::to_json(report);
-    json["profiling"] = {{"passes", variant.result.passes},
-                         {"counters_ms", variant.result.counters_ms},
-                         {"pc_sampling_ms", variant.result.pc_sampling_ms},
-                         {"pc_sampling_launches", variant.result.pc_sampling_launches},
-                         {"pc_total_samples", variant.result.pc_total_samples},
-                         {"raw_counters", variant.result.counters},
-                         {"measured_ms", variant.measured_ms},
-                         {"raw", variant.result}};  // everything the worker sent, stall samples too
+    json["candidate"] = candidate;
+    json["timing"] = timing;
+    json["profiling"] = {
+        {"passes", profiled.result.passes},
+        {"counters_ms", profiled.result.counters_ms},
+        {"pc_sampling_ms", profiled.result.pc_sampling_ms},
+        {"pc_sampling_launches", profiled.result.pc_sampling_launches},
+        {"pc_total_samples", profiled.result.pc_total_samples},
+        {"raw_counters", profiled.result.counters},
+        {"measured_ms", profiled.measured_ms},
+        {"raw", profiled.result}};  // everything the worker sent, stall samples too
     if (ceilings)
         json["ceilings"] = {{"dram_bytes_per_s", ceilings->dram_bytes_per_s},
                             {"flops_per_s", ceilings->flops_per_s}};
@@ -154,7 +162,7 @@ int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::
     out << markdown;
     write_text(options.json_out, json.dump(2) + "\n");
     write_text(options.markdown_out, markdown);
-    return variant.result.ok ? 0 : 1;
+    return profiled.result.ok ? 0 : 1;
 }
 
 }  // namespace optiml::cli

@@ -14,8 +14,9 @@ namespace optiml::cli {
 struct SpecProfileOptions {
     std::filesystem::path spec;
     int device = 0;
-    // "original" (the source as written), "tuned" (the cached winner for this GPU), or
-    // parameters: "block_size_x=256,items_per_thread=4".
+    // "original" (the source as written), "tuned" (the cached winner for this GPU: the candidate
+    // its entry ships, with its own source text, compile options and parameters), or parameters:
+    // "block_size_x=256,items_per_thread=4". profiled_variant.h resolves it.
     std::string variant = "original";
     std::filesystem::path cache_dir;           // where "tuned" and the ceilings are looked up
     std::vector<std::filesystem::path> seeds;  // seed caches for "tuned"
@@ -24,7 +25,7 @@ struct SpecProfileOptions {
     bool counters = true;
     bool pc_sampling = true;
     // Only run the variant (verify and time it): lets an outside profiler such as ncu watch the
-    // same launches on the same inputs.
+    // same launches on the same inputs. `json_out` then gets the timing and the candidate.
     bool run_only = false;
 };
 
