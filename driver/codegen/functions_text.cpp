@@ -25,6 +25,16 @@ class GeometryPrinter {
         }
     }
 
+    // `target[d] = <block extent d>;` for each axis, each line starting with `indent`.
+    std::string block(std::string_view target, std::string_view indent) const {
+        std::string out;
+        for (std::size_t d = 0; d < 3; ++d) {
+            out += std::string(indent) + std::string(target) + "[" + std::to_string(d) + "] = " +
+                   print(spec_.launch.block[d], "launch.block[" + std::to_string(d) + "]") + ";\n";
+        }
+        return out;
+    }
+
     // Assignments of every geometry field, each line starting with `indent`.
     std::string assignments(std::string_view indent) const {
         static constexpr const char* axes[] = {"x", "y", "z"};
@@ -76,7 +86,9 @@ std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVa
         << "    status = ::optiml::rt::launch_configuration(geometry, &grid, &block, "
            "&shared_bytes);\n"
         << "    if (status != cudaSuccess) return status;\n"
-        << render_kernel_launch(spec) << "}\n";
+        << render_kernel_launch(spec,
+                                "::" + generated_namespace(spec) + "::original_kernel(device, 0)")
+        << "}\n";
     return out.str();
 }
 
@@ -180,10 +192,15 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
     return out.str();
 }
 
-std::string render_kernel_launch(const spec::Spec& spec) {
+std::string render_block(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values,
+                         std::string_view target, std::string_view indent) {
+    return GeometryPrinter(spec, values).block(target, indent);
+}
+
+std::string render_kernel_launch(const spec::Spec& spec, std::string_view original) {
     const std::string generated = "::" + generated_namespace(spec);
     std::ostringstream out;
-    out << "    const void* original = " << generated << "::original_kernel(device);\n"
+    out << "    const void* original = " << original << ";\n"
         << "    status = " << generated
         << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
         << "    if (status != cudaSuccess) return status;\n\n";

@@ -55,17 +55,24 @@ std::string launch_arguments_text(const spec::Spec& spec) {
 
 std::string dropin_comment(const spec::Spec& spec) {
     std::string text =
-        "The drop-in form of `" + spec.kernel + "<<<grid, block, shared_bytes, stream>>>(...)`: "
+        "The drop-in form of `" + spec.kernel +
+        "<<<grid, block, shared_bytes, stream>>>(...)`: "
         "the same arguments in the same order (write 0, 0 for a <<<grid, block>>> launch), so a "
         "launch becomes one call. Where this device's architecture has a tuned variant and the "
         "given geometry is the one the spec computes for the original kernel, the tuned variant "
         "runs with its own geometry (the spec's expressions at its parameters; its block size may "
         "differ, so `grid` and `block` are then not used). Otherwise the original kernel runs "
         "with exactly the given geometry.";
+    if (!block_instances(spec).empty()) {
+        text += " The template arguments of `" + spec.kernel +
+                "` size its block, and this call does not name them: the original runs at the "
+                "instantiation whose block is `block` (the spec's parameter values), and a block "
+                "of none of them launches nothing and returns cudaErrorInvalidConfiguration "
+                "(said once on stderr).";
+    }
     if (!spec.launch_arguments.empty()) {
-        text += " The launch arguments " + launch_arguments_text(spec) +
-                " come last, as in " + spec.name +
-                "(): the kernel does not take them, and the tuned geometry needs them.";
+        text += " The launch arguments " + launch_arguments_text(spec) + " come last, as in " +
+                spec.name + "(): the kernel does not take them, and the tuned geometry needs them.";
     }
     return text + " Returns the launch's status, as " + spec.name + "() does.";
 }
@@ -114,8 +121,8 @@ std::string render_header(const spec::Spec& spec) {
                               launch_arguments_text(spec) +
                               ": the launch geometry uses them; the kernel never sees them."))
         << "cudaError_t " << spec.name << "(" << launcher_parameters(spec, "") << ");\n\n"
-        << comment(dropin_comment(spec))
-        << "cudaError_t " << dropin_name(spec) << "(" << dropin_parameters(spec, "") << ");\n\n"
+        << comment(dropin_comment(spec)) << "cudaError_t " << dropin_name(spec) << "("
+        << dropin_parameters(spec, "") << ");\n\n"
         << comment(
                "Which variant `device` runs, and why (loads its image on first use). When "
                "the device cannot be queried, `image` is -1 and `why` names the error.")

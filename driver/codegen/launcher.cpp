@@ -105,7 +105,23 @@ GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Varia
                            "another name");
     }
     const std::vector<PreparedVariant> prepared = prepare(spec, variants);
-    const std::vector<PreparedVariant> prepared_originals = prepare(spec, originals);
+    // The originals by instantiation: one group each (one in all for a kernel without any).
+    const std::vector<std::map<std::string, std::int64_t>> instances = block_instances(spec);
+    std::vector<std::vector<Variant>> groups(std::max<std::size_t>(instances.size(), 1));
+    for (const Variant& original : originals) {
+        const auto found = std::find(instances.begin(), instances.end(), original.parameters);
+        if (!instances.empty() && found == instances.end()) {
+            throw CodegenError(spec.file.string() + ": the original for " + original.arch +
+                               " is at " + parameters_text(spec, original.parameters) +
+                               ", which is none of the kernel's instantiations; expected the "
+                               "defaults or another value of a template argument");
+        }
+        groups[instances.empty() ? 0 : static_cast<std::size_t>(found - instances.begin())]
+            .push_back(original);
+    }
+    std::vector<std::vector<PreparedVariant>> prepared_originals;
+    for (const std::vector<Variant>& group : groups)
+        prepared_originals.push_back(prepare(spec, group));
     return GeneratedFiles{render_header(spec),
                           render_source(spec, prepared, notes, prepared_originals)};
 }

@@ -55,10 +55,19 @@ struct GeneratedFiles {
 // defaults) as OptiML compiled it with the target's flags, one entry per architecture of the
 // target: the fallback where the program's own translation unit does not define the kernel (a
 // template kernel launched only through the drop-in form); the program's own kernel is used
-// wherever it does. Throws CodegenError for inconsistent inputs.
+// wherever it does; originals at another of block_instances() serve the drop-in form's launches of
+// that instantiation. Throws CodegenError for inconsistent inputs.
 GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Variant>& variants,
                                  const std::vector<std::string>& notes,
                                  const std::vector<Variant>& originals = {});
+
+// The instantiations of a template kernel whose template arguments size its block
+// ("MatrixMulCUDA<tile_size>" with block [tile_size, tile_size]): every combination of the values
+// the spec lists for those parameters (at most 64), the other parameters at their defaults, the
+// spec's defaults first. Empty where no template argument sizes the block. A <<<>>> launch names
+// its instantiation and the drop-in form does not, so the drop-in runs the one whose block is the
+// caller's, and refuses a block that is none of them; `originals` may hold images of each.
+std::vector<std::map<std::string, std::int64_t>> block_instances(const spec::Spec& spec);
 
 // Where the files go, relative to the generated folder.
 std::filesystem::path header_path(const std::string& name);  // include/optiml/<name>.h

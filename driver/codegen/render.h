@@ -51,14 +51,24 @@ std::string parameters_text(const spec::Spec& spec,
 
 std::string render_header(const spec::Spec& spec);
 
+// The kernel's name expression at `values`: "MatrixMulCUDA<16>" for "MatrixMulCUDA<tile_size>".
+std::string instance_kernel(const spec::Spec& spec,
+                            const std::map<std::string, std::int64_t>& values);
+
+// Assignments `target[0..2] = <block extent at values>;`, each line starting with `indent`.
+std::string render_block(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values,
+                         std::string_view target, std::string_view indent);
+
 // The comment block at the top of the .cu: which variant each architecture gets and why.
 std::string render_dispatch_comment(const spec::Spec& spec,
                                     const std::vector<PreparedVariant>& variants,
                                     const std::vector<std::string>& notes);
 
 // The embedded images, the Image table and the KernelTable (inside the generated namespace):
-// `table` of the tuned variants; with `of_original`, `original_table` of the original's images.
-std::string render_images(const std::vector<PreparedVariant>& variants, bool of_original = false);
+// `table` of the tuned variants; with an `original_prefix` ("original_"), `<prefix>table` of
+// the original's images.
+std::string render_images(const std::vector<PreparedVariant>& variants,
+                          std::string_view original_prefix = "");
 
 // The launch geometry of the variant `dispatch.variant` (the original's by default) as a
 // `switch` assigning `geometry`, each line starting with `indent`.
@@ -67,8 +77,9 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
 // The statements shared by both launch forms: `device`, `kernel` and `dispatch` for the
 // current device (returning on error), and, at the end, the launch of `kernel` (or the
 // original) with `grid`, `block`, `shared_bytes` and the kernel's arguments on `stream`.
+// `original` is the C++ expression of the original kernel to run where `kernel` is null.
 std::string render_resolve(const spec::Spec& spec);
-std::string render_kernel_launch(const spec::Spec& spec);
+std::string render_kernel_launch(const spec::Spec& spec, std::string_view original);
 
 // The drop-in form's definition.
 std::string render_dropin(const spec::Spec& spec, const std::vector<PreparedVariant>& variants);
@@ -77,9 +88,11 @@ std::string render_dropin(const spec::Spec& spec, const std::vector<PreparedVari
 std::string render_functions(const spec::Spec& spec, const std::vector<PreparedVariant>& variants);
 
 // The whole .cu: comment block, the header and the kernel source included, tables, functions.
+// `originals[i]`: the original's images at block_instances()[i] (one group, at the defaults,
+// where the kernel has no such instances).
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const std::vector<std::string>& notes,
-                          const std::vector<PreparedVariant>& originals);
+                          const std::vector<std::vector<PreparedVariant>>& originals);
 
 // The namespace holding the generated tables: optiml_generated_<name>.
 std::string generated_namespace(const spec::Spec& spec);

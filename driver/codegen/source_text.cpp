@@ -61,8 +61,11 @@ std::string default_defines(const spec::Spec& spec) {
 }
 
 // The kernel named from the global namespace, so that generated names cannot shadow it.
+std::string global_kernel_expression(const std::string& kernel) {
+    return kernel.starts_with("::") ? kernel : "::" + kernel;
+}
 std::string global_kernel(const spec::Spec& spec) {
-    return spec.kernel.starts_with("::") ? spec.kernel : "::" + spec.kernel;
+    return global_kernel_expression(spec.kernel);
 }
 
 bool is_host_code(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
@@ -85,43 +88,90 @@ std::string user_kernel_symbol(const std::vector<PreparedVariant>& variants,
 
 std::string user_kernel_declaration(const spec::Spec& spec,
                                     const std::vector<PreparedVariant>& variants,
-                                    const std::vector<PreparedVariant>& originals) {
-    const std::string symbol = user_kernel_symbol(variants, originals);
+                                    const std::vector<std::vector<PreparedVariant>>& originals) {
+    const std::string symbol = user_kernel_symbol(variants, originals.front());
     if (symbol.empty())
         return "// " + spec.kernel +
                " lives among host code and no tuned variant names its symbol: no fallback, so\n"
                "// devices without a tuned image get cudaErrorInvalidDeviceFunction.\n\n";
-    if (originals.empty())
+    if (originals.front().empty())
         return "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
                "// program's own " +
                spec.kernel + ", as the user's build compiled it, found by its symbol.\n" +
                "extern \"C\" void " + symbol + "();\n\n";
-    return "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
-           "// program's own " +
-           spec.kernel +
-           " where its translation unit defines it (found by its symbol), else the\n"
-           "// original's images below (the same file and flags, compiled by OptiML).\n"
-           "extern \"C\" void " +
-           symbol + "() __attribute__((weak));\n\n";
+    std::string out =
+        "// The user's kernel stays in its file (host code beside it): the fallback is the\n"
+        "// program's own " +
+        spec.kernel +
+        " where its translation unit defines it (found by its symbol), else the\n"
+        "// original's images below (the same file and flags, compiled by OptiML).\n"
+        "extern \"C\" void " +
+        symbol + "() __attribute__((weak));\n";
+    // The other instantiations the drop-in form may launch, likewise.
+    for (std::size_t i = 1; i < originals.size(); ++i)
+        if (!originals[i].empty())
+            out += "extern \"C\" void " + originals[i].front().variant->lowered_name +
+                   "() __attribute__((weak));\n";
+    return out + "\n";
 }
 
-std::string original_kernel_definition(const std::vector<PreparedVariant>& variants,
-                                       const std::vector<PreparedVariant>& originals) {
-    const std::string symbol = user_kernel_symbol(variants, originals);
-    if (symbol.empty()) return "const void* original_kernel(int) { return nullptr; }\n\n";
-    const std::string address = "reinterpret_cast<const void*>(&" + symbol + ")";
-    if (originals.empty())
-        return "const void* original_kernel(int) { return " + address + "; }\n\n";
-    return "const void* original_kernel(int device) {\n"
-           "    if (&" +
-           symbol + " != nullptr) return " + address +
-           ";\n"
-           "    cudaKernel_t kernel = nullptr;\n"
-           "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
-           "    if (original_table.resolve(device, &kernel, &dispatch) != cudaSuccess) return "
-           "nullptr;\n"
-           "    return static_cast<const void*>(kernel);\n"
-           "}\n\n";
+// The body that returns the program's kernel `symbol` where it is defined, else the kernel of
+// `table` for the device.
+std::string weak_or_table(const std::string& symbol, const std::string& table,
+                          std::string_view indent) {
+    const std::string in(indent);
+    return in + "if (&" + symbol + " != nullptr) return reinterpret_cast<const void*>(&" + symbol +
+           ");\n" + in + "cudaKernel_t kernel = nullptr;\n" + in +
+           "::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n" + in + "if (" + table +
+           ".resolve(device, &kernel, &dispatch) != cudaSuccess) return nullptr;\n" + in +
+           "return static_cast<const void*>(kernel);\n";
+}
+
+// original_kernel(device, instance): the original kernel at block_instances()[instance] (the
+// spec's own for 0), or nullptr where the program holds no such kernel.
+std::string original_kernel_definition(const spec::Spec& spec,
+                                       const std::vector<PreparedVariant>& variants,
+                                       const std::vector<std::vector<PreparedVariant>>& originals) {
+    const std::vector<std::map<std::string, std::int64_t>> instances = block_instances(spec);
+    const std::string symbol = user_kernel_symbol(variants, originals.front());
+    const bool uses_device = std::any_of(originals.begin(), originals.end(),
+                                         [](const auto& group) { return !group.empty(); });
+    std::string out = std::string("const void* original_kernel(int") +
+                      (uses_device ? " device" : "") + ", int" +
+                      (instances.size() > 1 ? " instance" : "") + ") {\n";
+    for (std::size_t i = 1; i < instances.size(); ++i) {
+        const std::string name = instance_kernel(spec, instances[i]);
+        if (originals[i].empty()) {
+            out += "    // " + name +
+                   ": neither the program nor OptiML compiled it.\n"
+                   "    if (instance == " +
+                   std::to_string(i) + ") return nullptr;\n";
+            continue;
+        }
+        out += "    if (instance == " + std::to_string(i) + ") {  // " + name + "\n" +
+               weak_or_table(originals[i].front().variant->lowered_name,
+                             "original_" + std::to_string(i) + "_table", "        ") +
+               "    }\n";
+    }
+    if (symbol.empty()) return out + "    return nullptr;\n}\n\n";
+    if (originals.front().empty())
+        return out + "    return reinterpret_cast<const void*>(&" + symbol + ");\n}\n\n";
+    return out + weak_or_table(symbol, "original_table", "    ") + "}\n\n";
+}
+
+// original_kernel(device, instance) where nvcc compiles the kernel source in this file: each
+// instantiation the drop-in form may launch is instantiated here.
+std::string included_kernel_definition(const spec::Spec& spec) {
+    const std::vector<std::map<std::string, std::int64_t>> instances = block_instances(spec);
+    std::string out = std::string(
+                          "// The original kernel as nvcc compiled it above.\n"
+                          "const void* original_kernel(int, int") +
+                      (instances.size() > 1 ? " instance" : "") + ") {\n";
+    for (std::size_t i = 1; i < instances.size(); ++i)
+        out += "    if (instance == " + std::to_string(i) +
+               ") return reinterpret_cast<const void*>(&" +
+               global_kernel_expression(instance_kernel(spec, instances[i])) + ");\n";
+    return out + "    return reinterpret_cast<const void*>(&" + global_kernel(spec) + ");\n}\n\n";
 }
 
 }  // namespace
@@ -130,9 +180,11 @@ std::string generated_namespace(const spec::Spec& spec) {
     return "optiml_generated_" + spec.name;
 }
 
-std::string render_images(const std::vector<PreparedVariant>& variants, bool of_original) {
+std::string render_images(const std::vector<PreparedVariant>& variants,
+                          std::string_view original_prefix) {
     // The original's images: arrays and tables of their own, which OPTIML_FORCE_ORIGINAL keeps.
-    const std::string prefix = of_original ? "original_" : "";
+    const bool of_original = !original_prefix.empty();
+    const std::string prefix(original_prefix);
     const std::vector<EmbeddedImage> images = embedded_images(variants);
     if (images.empty()) {
         return "// No tuned variants: every device runs the original kernel.\n"
@@ -187,7 +239,7 @@ std::string render_unused_report(const spec::Spec& spec,
 
 std::string render_source(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const std::vector<std::string>& notes,
-                          const std::vector<PreparedVariant>& originals) {
+                          const std::vector<std::vector<PreparedVariant>>& originals) {
     const bool host_code = is_host_code(spec, variants);
     std::ostringstream out;
     out << render_dispatch_comment(spec, variants, notes) << "\n"
@@ -203,13 +255,13 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
     out << "namespace {\n\n"
         << render_images(variants) << "\n"
         << render_unused_report(spec, variants);
-    if (host_code && !originals.empty()) out << render_images(originals, true) << "\n";
-    if (host_code)
-        out << original_kernel_definition(variants, originals);
-    else
-        out << "// The original kernel as nvcc compiled it above.\n"
-            << "const void* original_kernel(int) { return reinterpret_cast<const void*>(&"
-            << global_kernel(spec) << "); }\n\n";
+    for (std::size_t i = 0; host_code && i < originals.size(); ++i) {
+        if (originals[i].empty()) continue;
+        const std::string prefix = i == 0 ? "original_" : "original_" + std::to_string(i) + "_";
+        out << render_images(originals[i], prefix) << "\n";
+    }
+    out << (host_code ? original_kernel_definition(spec, variants, originals)
+                      : included_kernel_definition(spec));
     out << "}  // namespace\n"
         << "}  // namespace " << generated_namespace(spec) << "\n\n"
         << "namespace optiml {\n\n"

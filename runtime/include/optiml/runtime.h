@@ -106,6 +106,21 @@ inline bool same_launch(const Geometry& geometry, dim3 grid, dim3 block, std::si
            static_cast<unsigned long long>(geometry.shared_bytes) == shared_bytes;
 }
 
+// Whether `block` (as a generated launcher computes it) is exactly the caller's `caller`: the
+// drop-in form of a template kernel whose template arguments size its block picks the
+// instantiation by it.
+inline bool same_block(const long long block[3], dim3 caller) {
+    return block[0] == static_cast<long long>(caller.x) &&
+           block[1] == static_cast<long long>(caller.y) &&
+           block[2] == static_cast<long long>(caller.z);
+}
+
+// A generated launcher that launches nothing: says once per `said` flag, on stderr,
+// "optiml: <launcher>: block XxYxZ <why>; nothing launched (cudaErrorInvalidConfiguration)",
+// and returns cudaErrorInvalidConfiguration. Lock-free; never allocates.
+cudaError_t refuse_launch(std::atomic<bool>& said, const char* launcher, dim3 block,
+                          const char* why) noexcept;
+
 // What a device runs: for generated `optiml::<name>_dispatch(device)` queries and logs.
 struct Dispatch {
     int image;        // -1: original kernel
