@@ -11,21 +11,35 @@ namespace optiml::compile {
 namespace fs = std::filesystem;
 namespace {
 
-std::vector<std::string> quoted_includes(const std::string& text) {
-    static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\")",
+struct IncludeLine {
+    std::string name;
+    bool quoted = false;
+};
+
+std::vector<IncludeLine> includes_of(const std::string& text) {
+    static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*(\"([^\"]+)\"|<([^>]+)>))",
                                          std::regex::multiline);
-    std::vector<std::string> names;
+    std::vector<IncludeLine> lines;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), include_line);
-         it != std::sregex_iterator(); ++it)
-        names.push_back((*it)[1].str());
-    return names;
+         it != std::sregex_iterator(); ++it) {
+        const bool quoted = (*it)[2].matched;
+        lines.push_back({quoted ? (*it)[2].str() : (*it)[3].str(), quoted});
+    }
+    return lines;
 }
 
-std::optional<fs::path> resolve(const std::string& name, const fs::path& including_dir,
-                                const std::vector<fs::path>& include_dirs) {
-    if (auto here = including_dir / name; fs::is_regular_file(here)) return here;
+struct Found {
+    fs::path path;
+    const IncludeDir* dir = nullptr;  // null: next to the including file
+};
+
+std::optional<Found> resolve(const IncludeLine& line, const fs::path& including_dir,
+                             const std::vector<IncludeDir>& include_dirs) {
+    if (line.quoted)
+        if (auto here = including_dir / line.name; fs::is_regular_file(here)) return Found{here};
     for (const auto& dir : include_dirs)
-        if (auto there = dir / name; fs::is_regular_file(there)) return there;
+        if (auto there = dir.path / line.name; fs::is_regular_file(there))
+            return Found{there, &dir};
     return std::nullopt;
 }
 
@@ -36,7 +50,7 @@ std::string relative_to(const fs::path& path, const fs::path& base) {
 }  // namespace
 
 std::vector<ScannedFile> scan_includes(const fs::path& source,
-                                       const std::vector<fs::path>& include_dirs,
+                                       const std::vector<IncludeDir>& include_dirs,
                                        const fs::path& base_as_given) {
     // Files and base alike with symbolic links resolved: a checkout reached through a link (a
     // linked home folder, a CI workspace) gives the same relative paths, hence the same key.
@@ -44,22 +58,51 @@ std::vector<ScannedFile> scan_includes(const fs::path& source,
     const fs::path root = fs::weakly_canonical(source);
     std::vector<ScannedFile> headers;
     std::set<fs::path> seen{root};
-    std::vector<fs::path> pending{root};
-    ScannedFile first{root, relative_to(root, base), read_file(root)};
+    // Each pending file with the name it has in the key's terms: a header of a folder outside the
+    // project passes its "<include>/..." prefix on to the headers it includes from beside it.
+    struct Pending {
+        fs::path path;
+        std::string outside_name;  // "" inside the project
+    };
+    std::vector<Pending> pending{{root, ""}};
+    ScannedFile first{root, relative_to(root, base), read_file(root), {}};
 
+    std::vector<std::string> first_unscanned;
     while (!pending.empty()) {
-        const fs::path current = pending.back();
+        const Pending current = pending.back();
         pending.pop_back();
-        const std::string text = current == root ? first.contents : read_file(current);
-        for (const auto& name : quoted_includes(text)) {
-            auto found = resolve(name, current.parent_path(), include_dirs);
-            if (!found) continue;
-            fs::path header = fs::weakly_canonical(*found);
+        const std::string text = current.path == root ? first.contents : read_file(current.path);
+        std::vector<std::string> unscanned;
+        for (const auto& line : includes_of(text)) {
+            const auto found = resolve(line, current.path.parent_path(), include_dirs);
+            if (!found || (found->dir && !found->dir->scanned)) {
+                unscanned.push_back(line.name);
+                continue;
+            }
+            fs::path header = fs::weakly_canonical(found->path);
             if (!seen.insert(header).second) continue;
-            pending.push_back(header);
-            headers.push_back({header, relative_to(header, base), read_file(header)});
+            std::string outside_name;
+            if (found->dir && !found->dir->in_project)
+                outside_name =
+                    "<include>/" + fs::path(line.name).lexically_normal().generic_string();
+            else if (!found->dir && !current.outside_name.empty())
+                outside_name = (fs::path(current.outside_name).parent_path() / line.name)
+                                   .lexically_normal()
+                                   .generic_string();
+            pending.push_back({header, outside_name});
+            headers.push_back({header,
+                               outside_name.empty() ? relative_to(header, base) : outside_name,
+                               read_file(header),
+                               {}});
         }
+        if (current.path == root)
+            first_unscanned = std::move(unscanned);
+        else
+            std::find_if(headers.begin(), headers.end(), [&](const ScannedFile& file) {
+                return file.path == current.path;
+            })->unscanned_includes = std::move(unscanned);
     }
+    first.unscanned_includes = std::move(first_unscanned);
     std::sort(headers.begin(), headers.end(),
               [](const auto& a, const auto& b) { return a.relative_path < b.relative_path; });
     headers.insert(headers.begin(), std::move(first));

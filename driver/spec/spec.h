@@ -170,9 +170,13 @@ struct TargetFlags {
     // Those inside the project (source or build tree, OptiML's own left out): the headers found
     // there are hashed into the key as the kernel's own are.
     std::vector<std::filesystem::path> project_include_dirs;
+    // Those outside the project that are neither the CUDA toolkit's, the system's nor OptiML's
+    // own (a library beside it): their headers are hashed too, named by their path inside.
+    std::vector<std::filesystem::path> outside_include_dirs;
     bool relocatable = false;  // CUDA_SEPARABLE_COMPILATION (-rdc=true)
-    // What the key hashes for them: `options`, then each include folder inside the project as
-    // "-I<path relative to the source root>", then "-rdc=true".
+    // What the build line shows of them: `options`, then each include folder inside the project
+    // as "-I<path relative to the source root>", then "-rdc=true". The key holds those of them
+    // that can change the device code (tune/kernel_key.h).
     std::vector<std::string> key_options;
     bool empty() const { return options.empty() && include_dirs.empty() && !relocatable; }
 };

@@ -110,7 +110,7 @@ codegen::Variant to_variant(const cache::Entry& entry) {
 // written without variants where none exists yet: a kernel file that includes the generated
 // header (its drop-in call site) compiles only with one there. False after an error was logged.
 bool read_target(const BuildOptions& options, spec::Spec& spec, const fs::path& launcher,
-                 std::vector<int>& archs, std::ostream& log) {
+                 std::vector<int>& archs, std::string& entry, std::ostream& log) {
     const UserBuild build = read_user_build({options.compile_commands, options.source_root,
                                              options.build_root, options.out_dir / "include"},
                                             spec, launcher);
@@ -123,15 +123,31 @@ bool read_target(const BuildOptions& options, spec::Spec& spec, const fs::path& 
         return false;
     }
     if (archs.empty()) archs = build.archs;
-    std::string flags;
-    for (const std::string& option : spec.target.key_options) flags += " " + option;
-    log << "optiml: " << spec.name << ": the target's flags:" << (flags.empty() ? " none" : flags)
-        << " (" << fs::path(build.entry).filename().string() << ")\n";
+    entry = fs::path(build.entry).filename().string();
     if (!fs::exists(options.out_dir / codegen::header_path(spec.name))) {
         const codegen::GeneratedFiles files = codegen::generate_launcher(spec, {}, {});
         codegen::write_generated_files(options.out_dir, spec.name, files);
     }
     return true;
+}
+
+// Which of the target's flags the key holds, and which it leaves out because the device code
+// cannot see them (a Release build's -DNDEBUG for a kernel without assert).
+void log_target_flags(const spec::Spec& spec, const KernelSources& sources,
+                      const std::string& entry, std::ostream& log) {
+    const DeviceOptions split = device_options(spec.target.key_options, device_reading(sources));
+    auto joined = [](const std::vector<std::string>& options) {
+        std::string text;
+        for (const std::string& option : options) text += " " + option;
+        return text;
+    };
+    log << "optiml: " << spec.name
+        << ": the target's flags:" << (split.kept.empty() ? " none" : joined(split.kept)) << " ("
+        << entry << ")";
+    if (!split.left_out.empty())
+        log << "; left out of the key, as they cannot change the device code:"
+            << joined(split.left_out);
+    log << "\n";
 }
 
 }  // namespace
@@ -160,9 +176,10 @@ int run_build(const BuildOptions& options, std::ostream& log) {
 
     const fs::path source = options.out_dir / codegen::source_path(spec.name);
     std::vector<int> archs = options.archs;
+    std::string compile_entry;  // the file whose compile command gave the target's flags
     if (!options.compile_commands.empty()) {
         try {
-            if (!read_target(options, spec, source, archs, log)) return 1;
+            if (!read_target(options, spec, source, archs, compile_entry, log)) return 1;
         } catch (const std::exception& e) {
             log << "optiml: error: " << spec.name << ": " << e.what() << "\n";
             return 1;
@@ -174,6 +191,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
         return 1;
     }
     const KernelSources sources = scan_sources(spec);
+    if (!compile_entry.empty()) log_target_flags(spec, sources, compile_entry, log);
 
     std::vector<codegen::Variant> variants;
     std::vector<std::string> notes;

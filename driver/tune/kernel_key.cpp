@@ -1,5 +1,7 @@
 #include "driver/tune/kernel_key.h"
 
+#include <algorithm>
+#include <array>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -7,6 +9,7 @@
 #include "driver/compile/nvcc_compiler.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/llm/prompt.h"
+#include "driver/propose/device_code.h"
 #include "driver/tune/compiler_choice.h"
 #include "driver/tune/transform_tuning.h"
 #include "driver/tune/version.h"
@@ -25,21 +28,104 @@ void add_data_file(const spec::Fill& fill, KernelSources& sources) {
         {fill.file.path, {fill.file.as_written, cache::sha256_hex(bytes)}});
 }
 
+// The folders a compile of the kernel searches, in the compiler's order (candidate_evaluator.cpp's
+// request_of_text): the source's, the spec's, the target's.
+std::vector<compile::IncludeDir> kernel_include_dirs(const spec::Spec& spec) {
+    std::vector<compile::IncludeDir> dirs{{spec.source.parent_path()}};
+    for (const auto& dir : spec.include_dirs) dirs.push_back({spec.file.parent_path() / dir});
+    auto among = [](const std::vector<std::filesystem::path>& list,
+                    const std::filesystem::path& dir) {
+        return std::find(list.begin(), list.end(), dir) != list.end();
+    };
+    for (const auto& dir : spec.target.include_dirs) {
+        if (among(spec.target.project_include_dirs, dir))
+            dirs.push_back({dir});
+        else if (among(spec.target.outside_include_dirs, dir))
+            dirs.push_back({dir, true, false});
+        else
+            dirs.push_back({dir, false, false});
+    }
+    return dirs;
+}
+
+// Headers of the toolkit and the C library that read no macro a build defines (NDEBUG above all):
+// a kernel that includes only these and never names `assert` cannot see -DNDEBUG.
+constexpr std::array<std::string_view, 24> kPlainHeaders = {
+    "cuda_runtime.h",   "cuda_runtime_api.h",
+    "cuda.h",           "device_launch_parameters.h",
+    "vector_types.h",   "vector_functions.h",
+    "cuda_fp16.h",      "cuda_bf16.h",
+    "math_constants.h", "device_functions.h",
+    "stdio.h",          "cstdio",
+    "stdint.h",         "cstdint",
+    "math.h",           "cmath",
+    "float.h",          "cfloat",
+    "limits.h",         "climits",
+    "stddef.h",         "cstddef",
+    "stdlib.h",         "cstdlib"};
+
+// The name a -D/-U option defines: "-DNAME=1" -> "NAME"; "" for other options.
+std::string defined_name(const std::string& option) {
+    if (!option.starts_with("-D") && !option.starts_with("-U")) return "";
+    const std::string rest = option.substr(2);
+    return rest.substr(0, rest.find_first_of("=("));
+}
+
+// Prefixes of the macros the toolkit's own headers read (CUB_*, THRUST_*, CCCL's, CUDA's): a
+// define of one may change a toolkit header the kernel includes, which the key does not hash.
+bool toolkit_macro(const std::string& name) {
+    for (const std::string_view prefix : {"_", "CUDA", "CUB_", "THRUST_", "CCCL_", "LIBCUDACXX_",
+                                          "NV_", "NVRTC", "CUTLASS", "CUTE_"})
+        if (name.starts_with(prefix)) return true;
+    return false;
+}
+
 }  // namespace
 
+DeviceReading device_reading(const KernelSources& sources) {
+    std::vector<std::string_view> contents;
+    for (const auto& file : sources.files) contents.push_back(file.contents);
+    const propose::SeenMacros macros = propose::seen_macros(contents);
+    DeviceReading reading;
+    for (const auto& file : sources.files) {
+        reading.texts.push_back(propose::device_relevant_text(file.contents, macros));
+        reading.names.merge(propose::named_identifiers(reading.texts.back()));
+        for (const std::string& name : file.unscanned_includes)
+            if (std::find(kPlainHeaders.begin(), kPlainHeaders.end(), name) == kPlainHeaders.end())
+                reading.reads_toolkit_library = true;
+    }
+    return reading;
+}
+
+DeviceOptions device_options(const std::vector<std::string>& key_options,
+                             const DeviceReading& reading) {
+    DeviceOptions split;
+    for (const std::string& option : key_options) {
+        bool kept = true;
+        if (option.starts_with("-I")) {
+            kept = false;  // what it finds is hashed, file by file, with its path
+        } else if (const std::string name = defined_name(option); !name.empty()) {
+            kept = reading.names.count(name) || toolkit_macro(name) ||
+                   (name == "NDEBUG" &&
+                    (reading.names.count("assert") || reading.reads_toolkit_library));
+        }
+        (kept ? split.kept : split.left_out).push_back(option);
+    }
+    return split;
+}
+
 KernelSources scan_sources(const spec::Spec& spec) {
-    std::vector<std::filesystem::path> dirs{spec.source.parent_path()};
-    for (const auto& dir : spec.include_dirs) dirs.push_back(spec.file.parent_path() / dir);
-    dirs.insert(dirs.end(), spec.target.project_include_dirs.begin(),
-                spec.target.project_include_dirs.end());
     KernelSources sources{
-        compile::scan_includes(spec.source, dirs, spec.file.parent_path()), {}, {}, {}};
+        compile::scan_includes(spec.source, kernel_include_dirs(spec), spec.file.parent_path()),
+        {},
+        {},
+        {}};
     if (!spec.check.compare.empty())
         sources.compare_files = compile::scan_includes(
-            spec.check.compare, {spec.check.compare.parent_path()}, spec.file.parent_path());
+            spec.check.compare, {{spec.check.compare.parent_path()}}, spec.file.parent_path());
     for (const auto& generator : spec.generators)
         sources.generator_files.push_back(compile::scan_includes(
-            generator.source.path, {generator.source.path.parent_path()}, spec.file.parent_path()));
+            generator.source.path, {{generator.source.path.parent_path()}}, spec.file.parent_path()));
     for (const auto& argument : spec.arguments)
         if (argument.is_pointer && argument.role != spec::Role::Output)
             add_data_file(argument.fill, sources);
@@ -67,8 +153,9 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     inputs.llm = std::move(llm);
     inputs.optiml_version = kVersion;
     inputs.normalized_spec = spec.normalized.dump();
-    for (const auto& file : sources.files)
-        inputs.sources.push_back({file.relative_path, file.contents});
+    const DeviceReading reading = device_reading(sources);
+    for (std::size_t i = 0; i < sources.files.size(); ++i)
+        inputs.sources.push_back({sources.files[i].relative_path, reading.texts[i]});
     inputs.nvrtc_version = compile::nvrtc_version();
     // The options every variant is compiled with; the per-variant -D's are the parameters,
     // which the spec (hashed above) already lists.
@@ -89,7 +176,7 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
         inputs.compiler_version = compile::nvcc_version();
     }
     for (const auto& data : sources.data_files) inputs.data_files.push_back(data.digest);
-    inputs.build_options = spec.target.key_options;
+    inputs.build_options = device_options(spec.target.key_options, reading).kept;
     return inputs;
 }
 

@@ -2,6 +2,7 @@
 // sources behind it (which also become the build system's depfile).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,28 @@ struct KernelSources {
 };
 
 KernelSources scan_sources(const spec::Spec& spec);
+
+// What of the kernel's files can change its device code (propose/device_code.h): each file of
+// sources.files with the bodies of host-only functions left out (what the key hashes), every name
+// those texts use, and whether they include a header of the toolkit or the system beyond the plain
+// C and CUDA runtime ones (one that may read NDEBUG).
+struct DeviceReading {
+    std::vector<std::string> texts;
+    std::set<std::string> names;
+    bool reads_toolkit_library = false;
+};
+DeviceReading device_reading(const KernelSources& sources);
+
+// The build's flags (spec::TargetFlags::key_options) split by whether they can change the device
+// code: a -D/-U of a name the device code never reads (nor a header of the toolkit it includes),
+// and an -I (the headers it finds are hashed one by one), are left out of the key; -G, -lineinfo,
+// --use_fast_math, -rdc, -maxrregcount and the rest stay. docs/caching.md lists the rule.
+struct DeviceOptions {
+    std::vector<std::string> kept;
+    std::vector<std::string> left_out;
+};
+DeviceOptions device_options(const std::vector<std::string>& key_options,
+                             const DeviceReading& reading);
 
 // What of the LLM configuration changes a tuning's result: the model and the tuning's prompt
 // templates, when an LLM takes part (an endpoint or replay is configured and the search `strategy`

@@ -1,5 +1,7 @@
 #include "driver/tune/target_flags.h"
 
+#include "driver/compile/nvcc_compiler.h"
+
 namespace optiml::tune {
 namespace fs = std::filesystem;
 namespace {
@@ -10,6 +12,18 @@ std::string inside(const fs::path& path, const fs::path& root) {
     const fs::path relative = path.lexically_normal().lexically_relative(root.lexically_normal());
     if (relative.empty() || *relative.begin() == "..") return "";
     return relative.generic_string();
+}
+
+// The CUDA toolkit's folders and the system's: their headers stand for themselves through the
+// toolkit's and the compiler's versions (docs/caching.md).
+bool toolkit_or_system(const fs::path& dir) {
+    static const fs::path toolkit =
+        fs::weakly_canonical(fs::path(compile::nvcc_path())).parent_path().parent_path();
+    const fs::path real = fs::weakly_canonical(dir);
+    for (const fs::path& root :
+         {toolkit, fs::path("/usr/include"), fs::path("/usr/local/include"), fs::path("/usr/lib")})
+        if (!inside(real, root).empty()) return true;
+    return false;
 }
 
 }  // namespace
@@ -36,6 +50,8 @@ spec::TargetFlags to_target_flags(const compile::BuildFlags& build, const UserBu
                    !in_source.empty()) {
             flags.key_options.push_back("-I" + in_source);
             flags.project_include_dirs.push_back(dir);
+        } else if (!toolkit_or_system(dir)) {
+            flags.outside_include_dirs.push_back(dir);
         }
     }
     if (build.relocatable) flags.key_options.push_back("-rdc=true");

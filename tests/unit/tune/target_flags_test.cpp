@@ -58,13 +58,14 @@ TEST_F(TargetFlagsSpec, DefinitionsKeepNvrtcAndSeparableCompilationNeedsNvcc) {
 
 TEST_F(TargetFlagsSpec, TheFlagsReachTheRequestAndTheKey) {
     const std::string without = key();
-    spec.target.options = {"-DNDEBUG"};
-    spec.target.key_options = {"-DNDEBUG"};
+    spec.target.options = {"-DNDEBUG", "-Dblock_size_x=128"};
+    spec.target.key_options = spec.target.options;
     spec.target.include_dirs = {"/somewhere/include"};
     const std::string with = key();
     EXPECT_NE(with, without);
+    // The kernel reads block_size_x, never NDEBUG: only the first can change what is compiled.
     const cache::KeyInputs inputs = key_inputs(spec, scan_sources(spec), 90);
-    EXPECT_EQ(key_summary(inputs)["build_options"], nlohmann::json::array({"-DNDEBUG"}));
+    EXPECT_EQ(key_summary(inputs)["build_options"], nlohmann::json::array({"-Dblock_size_x=128"}));
 
     const compile::CompileRequest request =
         make_compile_request(spec, spec.default_config(), 90, compile::Output::Cubin);
