@@ -17,6 +17,7 @@
 #include "driver/measure/statistics.h"
 #include "driver/measure/trial_inputs.h"
 #include "driver/measure/two_runs.h"
+#include "driver/measure/warm_timing.h"
 
 namespace optiml::measure {
 namespace {
@@ -82,6 +83,37 @@ void read_clocks(CUdevice device, Measurement& m) {
     const GpuClocks clocks = read_gpu_clocks(bus_id);
     m.sm_clock_mhz = clocks.sm_mhz;
     m.memory_clock_mhz = clocks.memory_mhz;
+}
+
+// Both conditions' medians, and the deciding one's estimate in the fields the search reads.
+// `warm` is empty when warm was not timed.
+void record_times(Measurement& m, const std::vector<std::vector<double>>& cold,
+                  const std::vector<std::vector<double>>& warm, bool decide_warm) {
+    const bool by_warm = decide_warm && !warm.empty();
+    const auto& deciding = by_warm ? warm : cold;
+    m.decided_by = by_warm ? "warm" : "cold";
+    const MedianEstimate mine = estimate_median(deciding[0]);
+    m.median_ms = mine.median;
+    m.min_ms = mine.min;
+    m.max_ms = mine.max;
+    m.ci_low_ms = mine.ci_low;
+    m.ci_high_ms = mine.ci_high;
+    m.runs = mine.runs;
+    m.launch_bound = mine.median < kLaunchBoundMs;
+    m.cold_median_ms = estimate_median(cold[0]).median;
+    if (!warm.empty()) {
+        m.warm_median_ms = estimate_median(warm[0]).median;
+        m.warm_runs = static_cast<int>(warm[0].size());
+    }
+    if (deciding.size() < 2) return;
+    const MedianEstimate theirs = estimate_median(deciding[1]);
+    m.has_incumbent = true;
+    m.incumbent_median_ms = theirs.median;
+    m.incumbent_ci_low_ms = theirs.ci_low;
+    m.incumbent_ci_high_ms = theirs.ci_high;
+    m.incumbent_runs = theirs.runs;
+    m.incumbent_cold_median_ms = estimate_median(cold[1]).median;
+    if (!warm.empty()) m.incumbent_warm_median_ms = estimate_median(warm[1]).median;
 }
 
 }  // namespace
@@ -428,7 +460,40 @@ struct GpuSession::State {
         }
         return CUDA_SUCCESS;
     }
+
+    CUresult time_warm(
+        const std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>>& kernels,
+        const TimingSpec& timing, const std::vector<std::vector<double>>& cold,
+        std::vector<std::vector<double>>& warm, Measurement& m);
 };
+
+// The State's warm phase: after the cold runs, each kernel in bursts on one set of buffers (a
+// rotated copy when rotating, the inputs the cold runs used), as a program's loop reuses its own.
+// Inouts are restored once before, not between launches: a loop does not restore them either.
+CUresult GpuSession::State::time_warm(
+    const std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>>& kernels,
+    const TimingSpec& timing, const std::vector<std::vector<double>>& cold,
+    std::vector<std::vector<double>>& warm, Measurement& m) {
+    double shortest = 0.0;
+    for (const auto& times : cold) {
+        const double median = estimate_median(times).median;
+        shortest = shortest > 0.0 ? std::min(shortest, median) : median;
+    }
+    const WarmPlan plan = plan_warm(shortest, timing);
+    m.warm_burst = plan.burst;
+    InputRotation* rotating = timing.rotate_inputs ? rotation.get() : nullptr;
+    const std::vector<CUdeviceptr>* pointers = rotating ? &rotating->next() : nullptr;
+    CUresult r = rotating ? CUDA_SUCCESS : restore_inouts(trials.back());
+    if (r != CUDA_SUCCESS) return r;
+    r = measure::time_warm(
+        stream, kernels.size(),
+        [&](std::size_t k) {
+            return launch_once(*kernels[k].first, kernels[k].second->function, pointers);
+        },
+        plan, warm);
+    if (r == CUDA_SUCCESS && rotating) r = rotating->restore_last(stream);
+    return r;
+}
 
 GpuSession::GpuSession(int device, Problem problem) : state_(std::make_unique<State>()) {
     State& s = *state_;
@@ -518,24 +583,13 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     Measurement m;
     if (CUresult r = s.time_interleaved(kernels, timing, times, m); r != CUDA_SUCCESS)
         return s.launch_failure(r, "timed run");
+    std::vector<std::vector<double>> warm;
+    if (timing.warm || timing.decide_warm)
+        if (CUresult r = s.time_warm(kernels, timing, times, warm, m); r != CUDA_SUCCESS)
+            return s.launch_failure(r, "warm timed run");
     m.ok = true;
     m.status = "ok";
-    const MedianEstimate mine = estimate_median(times[0]);
-    m.median_ms = mine.median;
-    m.min_ms = mine.min;
-    m.max_ms = mine.max;
-    m.ci_low_ms = mine.ci_low;
-    m.ci_high_ms = mine.ci_high;
-    m.runs = mine.runs;
-    m.launch_bound = mine.median < kLaunchBoundMs;
-    if (incumbent) {
-        const MedianEstimate theirs = estimate_median(times[1]);
-        m.has_incumbent = true;
-        m.incumbent_median_ms = theirs.median;
-        m.incumbent_ci_low_ms = theirs.ci_low;
-        m.incumbent_ci_high_ms = theirs.ci_high;
-        m.incumbent_runs = theirs.runs;
-    }
+    record_times(m, times, warm, timing.decide_warm);
     m.verify_ms = verify_ms;
     m.timing_ms = compile::since_ms(timing_start);
     read_clocks(s.device, m);

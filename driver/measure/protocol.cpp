@@ -36,6 +36,7 @@ TimingSpec make_timing(const spec::Spec& spec) {
     TimingSpec timing;
     timing.rotate_inputs = spec.timing.cold_cache == spec::ColdCache::Rotate;
     timing.flush_l2 = !timing.rotate_inputs;
+    timing.decide_warm = spec.timing.decide_by == spec::TimingCondition::Warm;
     return timing;
 }
 
@@ -160,7 +161,9 @@ void to_json(nlohmann::json& json, const TimingSpec& t) {
             {"relative_ci", t.relative_ci},
             {"cap_ms", t.cap_ms},
             {"flush_l2", t.flush_l2},
-            {"rotate_inputs", t.rotate_inputs}};
+            {"rotate_inputs", t.rotate_inputs},
+            {"warm", t.warm},
+            {"decide_warm", t.decide_warm}};
 }
 
 void from_json(const nlohmann::json& json, TimingSpec& t) {
@@ -171,6 +174,8 @@ void from_json(const nlohmann::json& json, TimingSpec& t) {
     t.cap_ms = json.at("cap_ms").get<double>();
     t.flush_l2 = json.at("flush_l2").get<bool>();
     t.rotate_inputs = json.value("rotate_inputs", false);
+    t.warm = json.value("warm", t.warm);
+    t.decide_warm = json.value("decide_warm", false);
 }
 
 // "incumbent" and "verified" only when they say something: a single-GPU request stays as it was.
@@ -189,15 +194,18 @@ void from_json(const nlohmann::json& json, EvaluateRequest& r) {
 }
 
 // Every field travels; readers default what an older worker did not send.
-#define OPTIML_MEASUREMENT_FIELDS(X)                                                           \
-    X(ok)                                                                                      \
-    X(status)                                                                                  \
-    X(message)                                                                                 \
-    X(fatal)                                                                                   \
-    X(median_ms) X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound)        \
-        X(has_incumbent) X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) \
-            X(incumbent_runs) X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz)    \
-                X(cold_cache) X(input_copies)
+#define OPTIML_MEASUREMENT_FIELDS(X)                                                            \
+    X(ok)                                                                                       \
+    X(status)                                                                                   \
+    X(message)                                                                                  \
+    X(fatal)                                                                                    \
+    X(median_ms)                                                                                \
+    X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound) X(has_incumbent)     \
+        X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) X(incumbent_runs) \
+            X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz) X(cold_cache)         \
+                X(input_copies) X(decided_by) X(cold_median_ms) X(warm_median_ms)               \
+                    X(incumbent_cold_median_ms) X(incumbent_warm_median_ms) X(warm_runs)        \
+                        X(warm_burst)
 
 void to_json(nlohmann::json& json, const Measurement& m) {
     json = nlohmann::json::object();

@@ -89,6 +89,11 @@ struct TimingSpec {
     // Instead of flushing: every run uses the next of several copies of the argument buffers,
     // enough that the copies a run does not use hold twice the L2 size.
     bool rotate_inputs = false;
+    // Also time warm: bursts of back-to-back launches with no flush (warm_plan.h), as a loop in a
+    // program launches. `decide_warm`: that condition, not the cold one, fills the measurement's
+    // median and interval (what the search decides with).
+    bool warm = true;
+    bool decide_warm = false;
 };
 
 struct Measurement {
@@ -120,6 +125,16 @@ struct Measurement {
     // that does not fit in device memory falls back to "flush".
     std::string cold_cache;
     int input_copies = 0;
+    // Both conditions: median_ms, its interval and incumbent_median_ms above are those of
+    // `decided_by` ("cold" or "warm"; empty: an older worker). Warm times are per launch, from
+    // `warm_runs` bursts of `warm_burst` launches each; 0 when warm was not timed.
+    std::string decided_by;
+    double cold_median_ms = 0.0;
+    double warm_median_ms = 0.0;
+    double incumbent_cold_median_ms = 0.0;
+    double incumbent_warm_median_ms = 0.0;
+    int warm_runs = 0;
+    int warm_burst = 0;
 };
 
 // An "evaluate" request, as it travels (the "op" included).

@@ -94,6 +94,10 @@ std::string to_string(ColdCache cold_cache) {
     return cold_cache == ColdCache::Rotate ? "rotate" : "flush";
 }
 
+std::string to_string(TimingCondition condition) {
+    return condition == TimingCondition::Warm ? "warm" : "cold";
+}
+
 std::map<std::string, std::int64_t> Spec::default_config() const {
     std::map<std::string, std::int64_t> config;
     for (const Parameter& parameter : parameters) config[parameter.name] = parameter.default_value;

@@ -142,8 +142,16 @@ struct Check {
 enum class ColdCache { Flush, Rotate };
 std::string to_string(ColdCache cold_cache);  // "flush", "rotate"
 
+// Every candidate is timed both ways; this says which decides the winner and the speedup
+// reported. Cold: each run after the L2 is emptied (cold_cache says how), as a kernel runs between
+// others that evict its data. Warm: back-to-back launches with no flush, as a loop in a program
+// runs it, its data left in L2 by the launch before. Cold is the default (docs/spec.md, Timing).
+enum class TimingCondition { Cold, Warm };
+std::string to_string(TimingCondition condition);  // "cold", "warm"
+
 struct Timing {
     ColdCache cold_cache = ColdCache::Flush;
+    TimingCondition decide_by = TimingCondition::Cold;
 };
 
 struct Budget {

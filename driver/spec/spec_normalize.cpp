@@ -114,8 +114,13 @@ json normalize(const Spec& spec) {
         }
         out["launch_arguments"] = launch_arguments;
     }
+    // Each timing field only when not the default: every key made before it existed stays valid.
+    json timing = json::object();
     if (spec.timing.cold_cache != Timing{}.cold_cache)
-        out["timing"] = {{"cold_cache", to_string(spec.timing.cold_cache)}};
+        timing["cold_cache"] = to_string(spec.timing.cold_cache);
+    if (spec.timing.decide_by != Timing{}.decide_by)
+        timing["decide_by"] = to_string(spec.timing.decide_by);
+    if (!timing.empty()) out["timing"] = timing;
     return out;
 }
 

@@ -481,8 +481,8 @@ Check read_check(const Field& field, const std::vector<Argument>& arguments,
 }
 
 Timing read_timing(const Field& field) {
-    field.expect_object("an object with cold_cache");
-    field.allow_only({"cold_cache"});
+    field.expect_object("an object with cold_cache and decide_by");
+    field.allow_only({"cold_cache", "decide_by"});
     Timing timing;
     if (const std::optional<Field> value = field.optional("cold_cache")) {
         const char* const expected = "\"flush\" or \"rotate\"";
@@ -491,6 +491,16 @@ Timing read_timing(const Field& field) {
             timing.cold_cache = ColdCache::Rotate;
         else if (text != "flush")
             value->fail("unknown method \"" + text + "\"", expected);
+    }
+    if (const std::optional<Field> value = field.optional("decide_by")) {
+        const char* const expected =
+            "\"cold\" (L2 emptied before each run) or \"warm\" "
+            "(back-to-back launches)";
+        const std::string text = value->string(expected);
+        if (text == "warm")
+            timing.decide_by = TimingCondition::Warm;
+        else if (text != "cold")
+            value->fail("unknown condition \"" + text + "\"", expected);
     }
     return timing;
 }

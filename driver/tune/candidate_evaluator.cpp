@@ -12,6 +12,7 @@
 #include "driver/measure/statistics.h"
 #include "driver/tune/compiler_choice.h"
 #include "driver/tune/kernel_key.h"
+#include "driver/tune/timing_conditions.h"
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
@@ -33,6 +34,7 @@ search::Outcome to_outcome(const Measurement& m) {
         o.details["incumbent_ci_low_ms"] = m.incumbent_ci_low_ms;
         o.details["incumbent_ci_high_ms"] = m.incumbent_ci_high_ms;
     }
+    add_conditions(m, o.details);
     return o;
 }
 

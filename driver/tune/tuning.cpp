@@ -26,6 +26,7 @@
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
 #include "driver/tune/throughput.h"
+#include "driver/tune/timing_conditions.h"
 #include "driver/tune/transform_tuning.h"
 #include "driver/tune/tuning_evidence.h"
 #include "driver/tune/version.h"
@@ -119,8 +120,7 @@ std::string entry_summary(const nlohmann::json& m) {
     out << search::format_config(m.value("parameters", search::Config{})) << ", "
         << analysis::format::milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
         << analysis::format::milliseconds(m["original_time_ms"].value("median", 0.0)) << " ("
-        << std::fixed << std::setprecision(2) << m.value("speedup", 0.0) << "x) on "
-        << m["device"].value("name", "?");
+        << speedup_text(m) << ") on " << m["device"].value("name", "?");
     return out.str();
 }
 
@@ -320,7 +320,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         {"created", utc_now()},
         {"key_inputs", request.key_summary},
         {"verification", verification_json(spec, problem)},
-        {"timing", {{"cold_cache", spec::to_string(spec.timing.cold_cache)}}},
+        {"timing", timing_manifest(spec, baseline.outcome, best.outcome)},
         {"search",
          {{"strategy", result.strategy},
           {"space_size", result.space_size},

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The matrix sample (tests/integration/projects/matrix_sample) tuned end to end on this GPU, as its
 # user would build it: the target's -rdc=true and flags reach the driver, the baseline is the
-# kernel compiled as the target compiles it, and the speedup OptiML reports (the entry's
-# manifest) is the one the program itself measures: its main() times 100 launches through the
-# drop-in call, once as built (the tuned variant) and once with OPTIML_FORCE_ORIGINAL=1 (the
-# original kernel). The two ratios must agree within 3%, and both runs must compute C right.
+# kernel compiled as the target compiles it, and the speedup OptiML reports (the entry's warm
+# condition) is the one the program itself measures: its main() times 100 back-to-back launches
+# through the drop-in call, once as built (the tuned variant) and once with
+# OPTIML_FORCE_ORIGINAL=1 (the original kernel). The two ratios must agree within 3%, and both runs must compute C right.
 # Usage: matrix_sample.sh OPTIML OPTIML_BUILD_DIR SOURCE_DIR
 set -euo pipefail
 optiml=$1 optiml_dir=$2 source_dir=$3
@@ -29,7 +29,8 @@ grep -q "sm_$arch: done:" "$work/build.log" || fail "the build did not tune sm_$
 
 manifest=$(find "$work/cache/entries" -name manifest.json | head -n1)
 [ -n "$manifest" ] || fail "no cache entry was written"
-reported=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speedup"])' "$manifest")
+# main() launches back to back, its data in L2: the entry's warm speedup is the one it sees.
+reported=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["timing"]["warm"]["speedup"])' "$manifest")
 grep -q '"-rdc=true"' "$manifest" || fail "the entry's key inputs do not name -rdc=true"
 
 time_of() { sed -n 's/.*Time= *\([0-9.]*\) msec.*/\1/p' "$1"; }

@@ -3,7 +3,10 @@
 # times that depend on the launch's block size, so the driver's decisions can be checked:
 #   median(block) from the table below, 95% interval +-1%; the incumbent is timed the same way.
 #   block 1024 claims an implausible speedup and fails re-verification.
-# FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table.
+# FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table. Those are the cold times; the warm ones
+# (back to back, timed when the request asks) are FAKE_WARM_TIMES', by default a table whose
+# fastest verified block is 512, so the condition that decides picks the winner. The median and
+# interval are those of the condition the request decides by, as the real worker reports them.
 # "verify" requests at an extra problem size (problem_index 1..) pass, except for the block size
 # in FAKE_FAIL_EXTRA, whose reply names the grid and problem index it was sent. Every request is
 # appended to $FAKE_REQUEST_LOG when that is set.
@@ -13,8 +16,9 @@
 # $FAKE_VERIFY_LOG (the device the worker was set up on); each "evaluate" appends
 # "<device> <block> verified|unverified" to $FAKE_TIMED_LOG.
 times=${FAKE_TIMES:-"64:0.64 128:2.55 256:2.56 512:3.00 1024:0.10"}
-median_of() {
-  for pair in $times; do
+warm_times=${FAKE_WARM_TIMES:-"64:2.30 128:2.50 256:2.40 512:1.20 1024:0.10"}
+median_of() {  # block [table]
+  for pair in ${2:-$times}; do
     if [[ ${pair%%:*} == "$1" ]]; then echo "${pair#*:}"; return; fi
   done
   echo 9.99
@@ -62,7 +66,16 @@ while IFS= read -r line; do
       [[ $line == *'"verified":true'* ]] && verified=verified
       echo "$device $(block_of "$line" launch) $verified" >> "${FAKE_TIMED_LOG:-/dev/null}"
       [[ $verified == unverified ]] && main_verification_fails "$line" && continue
-      reply="{\"ok\":true,\"status\":\"ok\",\"runs\":20,$(interval "$(median_of "$(block_of "$line" launch)")")"
+      # Both conditions; the deciding one fills median_ms and the incumbent's.
+      decided=cold table=$times
+      [[ $line == *'"decide_warm":true'* ]] && decided=warm table=$warm_times
+      warm=no
+      [[ $line == *'"warm":true'* || $decided == warm ]] && warm=yes
+      block=$(block_of "$line" launch)
+      reply="{\"ok\":true,\"status\":\"ok\",\"runs\":20,$(interval "$(median_of "$block" "$table")")"
+      reply+=",\"decided_by\":\"$decided\",\"cold_median_ms\":$(median_of "$block")"
+      [[ $warm == yes ]] &&
+        reply+=",\"warm_median_ms\":$(median_of "$block" "$warm_times"),\"warm_runs\":5,\"warm_burst\":8"
       # The cold-cache method the timing asked for, as the real worker reports it.
       if [[ $line == *'"rotate_inputs":true'* ]]; then
         reply+=',"cold_cache":"rotate","input_copies":3'
@@ -70,7 +83,11 @@ while IFS= read -r line; do
         reply+=',"cold_cache":"flush"'
       fi
       if [[ $line == *'"incumbent"'* ]]; then
-        reply+=",$(incumbent_interval "$(median_of "$(block_of "$line" incumbent)")")"
+        theirs=$(block_of "$line" incumbent)
+        reply+=",$(incumbent_interval "$(median_of "$theirs" "$table")")"
+        reply+=",\"incumbent_cold_median_ms\":$(median_of "$theirs")"
+        [[ $warm == yes ]] &&
+          reply+=",\"incumbent_warm_median_ms\":$(median_of "$theirs" "$warm_times")"
       fi
       echo "$reply}" ;;
     *) echo '{"ok":false,"status":"error","message":"unexpected request"}' ;;

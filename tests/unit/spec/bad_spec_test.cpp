@@ -302,13 +302,13 @@ const BadSpec kBadSpecs[] = {
      "check.compare: \"/compare.cpp\" is absolute (the cache key must not depend on where the "
      "project lives); expected an existing file, a path relative to the spec file"},
     {"TimingNotAnObject", R"p([{"op": "add", "path": "/timing", "value": "rotate"}])p",
-     "timing: got the string \"rotate\"; expected an object with cold_cache"},
+     "timing: got the string \"rotate\"; expected an object with cold_cache and decide_by"},
     {"UnknownColdCacheMethod",
      R"p([{"op": "add", "path": "/timing", "value": {"cold_cache": "warm"}}])p",
      "timing.cold_cache: unknown method \"warm\"; expected \"flush\" or \"rotate\""},
     {"TypoInTiming", R"p([{"op": "add", "path": "/timing", "value": {"coldcache": "rotate"}}])p",
      "timing.coldcache: unknown field 'coldcache' (did you mean 'cold_cache'?); expected one of "
-     "cold_cache"},
+     "cold_cache, decide_by"},
     {"ZeroEvaluations", R"p([{"op": "replace", "path": "/budget/evaluations", "value": 0}])p",
      "budget.evaluations: got 0; expected an integer >= 1 (variants to measure)"},
     {"ZeroSeconds", R"p([{"op": "replace", "path": "/budget/seconds", "value": 0}])p",

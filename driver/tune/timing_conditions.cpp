@@ -1,0 +1,66 @@
+#include "driver/tune/timing_conditions.h"
+
+#include <iomanip>
+#include <sstream>
+
+namespace optiml::tune {
+namespace {
+
+const char* const kConditions[] = {"cold", "warm"};
+
+double detail(const search::Outcome& outcome, const std::string& name) {
+    const auto found = outcome.details.find(name);
+    return found == outcome.details.end() ? 0.0 : found->second;
+}
+
+std::string ratio(double speedup) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(2) << speedup << "x";
+    return out.str();
+}
+
+}  // namespace
+
+void add_conditions(const measure::Measurement& m, std::map<std::string, double>& details) {
+    if (m.decided_by.empty()) return;
+    details["decided_warm"] = m.decided_by == "warm" ? 1 : 0;
+    details["cold_median_ms"] = m.cold_median_ms;
+    if (m.has_incumbent) details["incumbent_cold_median_ms"] = m.incumbent_cold_median_ms;
+    if (m.warm_runs == 0) return;
+    details["warm_median_ms"] = m.warm_median_ms;
+    details["warm_burst"] = m.warm_burst;
+    details["warm_runs"] = m.warm_runs;
+    if (m.has_incumbent) details["incumbent_warm_median_ms"] = m.incumbent_warm_median_ms;
+}
+
+nlohmann::json timing_manifest(const spec::Spec& spec, const search::Outcome& original,
+                               const search::Outcome& winner) {
+    nlohmann::json timing = {{"cold_cache", spec::to_string(spec.timing.cold_cache)},
+                             {"decided_by", spec::to_string(spec.timing.decide_by)}};
+    for (const std::string condition : kConditions) {
+        const std::string field = condition + "_median_ms";
+        const double mine = detail(winner, field), theirs = detail(original, field);
+        if (mine <= 0.0 || theirs <= 0.0) continue;
+        timing[condition] = {
+            {"time_ms", mine}, {"original_time_ms", theirs}, {"speedup", theirs / mine}};
+        if (condition == "warm") timing[condition]["burst"] = detail(winner, "warm_burst");
+    }
+    return timing;
+}
+
+std::string speedup_condition(const nlohmann::json& manifest) {
+    const nlohmann::json timing = manifest.value("timing", nlohmann::json::object());
+    return timing.value("decided_by", "cold") + " L2";
+}
+
+std::string speedup_text(const nlohmann::json& manifest) {
+    const std::string deciding = speedup_condition(manifest);
+    std::string text = ratio(manifest.value("speedup", 0.0)) + ", " + deciding;
+    const nlohmann::json timing = manifest.value("timing", nlohmann::json::object());
+    for (const std::string condition : kConditions)
+        if (condition + " L2" != deciding && timing.contains(condition))
+            text += "; " + condition + " L2 " + ratio(timing[condition].value("speedup", 0.0));
+    return text;
+}
+
+}  // namespace optiml::tune
