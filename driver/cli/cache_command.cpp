@@ -8,6 +8,7 @@
 #include "driver/cli/llm_options.h"
 #include "driver/compile/image_cache.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/kernel_identity.h"
 #include "driver/tune/kernel_key.h"
 
 namespace optiml::cli {
@@ -234,15 +235,23 @@ void add_cache_command(CLI::App& app) {
         ->required()
         ->check(CLI::ExistingFile);
     key_command->add_option("--arch", *arch, "Architecture number, e.g. 90")->capture_default_str();
+    auto build_dir = std::make_shared<std::string>();
+    key_command
+        ->add_option("--build-dir", *build_dir,
+                     "A build folder of the project: the key as that build computes it (its "
+                     "target's flags, strategy and LLM settings, from its build manifest)")
+        ->check(CLI::ExistingDirectory);
     // The LLM configuration (environment and flags) is part of the key as a build's is.
     auto llm = std::make_shared<llm::LlmOverrides>();
     add_llm_options(*key_command, *llm);
     key_command->callback([=] {
         guarded([&] {
-            const spec::Spec spec = spec::load_spec(*spec_file);
+            const tune::ResolvedKernel kernel = tune::resolve_kernel(*spec_file, *build_dir);
+            llm::LlmConfig config = resolve_llm_config(*llm);
+            if (kernel.build) config = llm::apply_overrides(config, kernel.build->llm_flags);
             std::cout << cache::compute_key(tune::key_inputs(
-                             spec, tune::scan_sources(spec), *arch,
-                             tune::llm_key_inputs(resolve_llm_config(*llm), spec.budget.strategy)))
+                             kernel.spec, kernel.sources, *arch,
+                             tune::llm_key_inputs(config, kernel.spec.budget.strategy)))
                       << "\n";
         });
     });

@@ -27,6 +27,12 @@ void add_profile_command(CLI::App& app) {
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
     command->add_option("--cache-dir", *cache_dir, "Local cache (tuned entries, device ceilings)");
     command->add_option("--seed", *seeds, "Seed cache to look the tuned entry up in too");
+    auto build_dir = std::make_shared<std::string>();
+    command
+        ->add_option("--build-dir", *build_dir,
+                     "A build folder of the project: profile the kernel as that build compiles "
+                     "it (its target's flags), and look its tuned entry up under that build's key")
+        ->check(CLI::ExistingDirectory);
     command->add_option("--json", *json, "Write the evidence as JSON to this file");
     command->add_option("--markdown", *markdown, "Write the evidence as Markdown to this file");
     command->add_flag("!--no-counters", options->counters, "Skip the Range Profiler counters");
@@ -50,6 +56,7 @@ void add_profile_command(CLI::App& app) {
         }
         options->spec = *spec;
         options->cache_dir = *cache_dir;
+        options->build_dir = *build_dir;
         options->json_out = *json;
         options->markdown_out = *markdown;
         for (const auto& seed : *seeds) options->seeds.emplace_back(seed);

@@ -13,6 +13,7 @@
 #include "driver/profile/variant_evidence.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
+#include "driver/tune/kernel_identity.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/scratch_dir.h"
 
@@ -32,7 +33,9 @@ std::optional<cache::Entry> shipped_entry(const SpecProfileOptions& options, con
     for (const auto& store : stores)
         if (auto entry = store.inspect(key)) return entry;
     why = "no tuned entry for " + tune::arch_name(arch) + " (key " + key.substr(0, 12) +
-          "...): run `optiml tune --spec " + options.spec.string() + "` first";
+          "...): run `optiml tune --spec " + options.spec.string() +
+          (options.build_dir.empty() ? "" : " --build-dir " + options.build_dir.string()) +
+          "` first";
     return std::nullopt;
 }
 
@@ -46,7 +49,7 @@ void write_text(const fs::path& path, const std::string& text) {
 }  // namespace
 
 int run_spec_profile(const SpecProfileOptions& options, std::ostream& out, std::ostream& log) {
-    const spec::Spec spec = spec::load_spec(options.spec);
+    const spec::Spec spec = tune::resolve_kernel(options.spec, options.build_dir).spec;
     const auto probe = measure::probe_devices(measure::default_worker_path());
     const auto& devices = probe.devices;
     if (options.device < 0 || static_cast<std::size_t>(options.device) >= devices.size()) {

@@ -13,6 +13,8 @@ namespace optiml::cli {
 
 struct SpecProfileOptions {
     std::filesystem::path spec;
+    // A build folder: the kernel as that build compiles it, and its key (tune/kernel_identity.h).
+    std::filesystem::path build_dir;
     int device = 0;
     // "original" (the source as written), "tuned" (the cached winner for this GPU: the candidate
     // its entry ships, with its own source text, compile options and parameters), or parameters:

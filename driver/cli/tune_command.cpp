@@ -9,6 +9,7 @@
 #include "driver/spec/kernel_source.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
+#include "driver/tune/kernel_identity.h"
 #include "driver/tune/reference_check.h"
 #include "driver/tune/tune_spec.h"
 
@@ -45,6 +46,7 @@ void add_tune_command(CLI::App& app) {
         app.add_subcommand("tune", "Tune a kernel on a GPU of this machine and store the result");
     struct Options {
         std::string spec;
+        std::string build_dir;
         int device = 0;
         std::string cache_dir;
         std::optional<int> evaluations;
@@ -60,6 +62,12 @@ void add_tune_command(CLI::App& app) {
     };
     auto options = std::make_shared<Options>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
+    command
+        ->add_option("--build-dir", options->build_dir,
+                     "A build folder of the project: tune the kernel as that build compiles it "
+                     "(its target's flags, strategy and LLM settings) and store it under that "
+                     "build's key")
+        ->check(CLI::ExistingDirectory);
     command
         ->add_option("--replay", options->replay,
                      "Search a recorded space on the CPU instead (no GPU, no spec)")
@@ -109,17 +117,14 @@ void add_tune_command(CLI::App& app) {
             return;
         }
         spec::Spec spec;
-        try {
-            spec = spec::load_spec(options->spec);
-        } catch (const spec::SpecError& e) {
-            std::cerr << "optiml: error: " << e.what() << "\n";
-            exit_status() = 1;
-            return;
-        }
         llm::LlmConfig llm_config;
-        try {  // before any GPU work: a bad LLM setting is found at once
+        try {  // before any GPU work: a bad spec, build folder or LLM setting is found at once
+            tune::ResolvedKernel kernel = tune::resolve_kernel(options->spec, options->build_dir);
+            spec = std::move(kernel.spec);
             llm_config = resolve_llm_config(options->llm);
-        } catch (const llm::LlmError& e) {
+            if (kernel.build)
+                llm_config = llm::apply_overrides(llm_config, kernel.build->llm_flags);
+        } catch (const std::exception& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;
             return;

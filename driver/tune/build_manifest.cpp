@@ -40,6 +40,37 @@ llm::LlmOverrides llm_flags_from(const nlohmann::json& json) {
     return flags;
 }
 
+nlohmann::json target_json(const spec::TargetFlags& target) {
+    auto paths = [](const std::vector<fs::path>& list) {
+        nlohmann::json json = nlohmann::json::array();
+        for (const auto& path : list) json.push_back(path.string());
+        return json;
+    };
+    return {{"options", target.options},
+            {"include_dirs", paths(target.include_dirs)},
+            {"project_include_dirs", paths(target.project_include_dirs)},
+            {"outside_include_dirs", paths(target.outside_include_dirs)},
+            {"relocatable", target.relocatable},
+            {"key_options", target.key_options}};
+}
+
+spec::TargetFlags target_from(const nlohmann::json& json) {
+    auto paths = [&](const char* name) {
+        std::vector<fs::path> list;
+        for (const auto& path : json.value(name, nlohmann::json::array()))
+            list.emplace_back(path.get<std::string>());
+        return list;
+    };
+    spec::TargetFlags target;
+    target.options = json.value("options", std::vector<std::string>{});
+    target.include_dirs = paths("include_dirs");
+    target.project_include_dirs = paths("project_include_dirs");
+    target.outside_include_dirs = paths("outside_include_dirs");
+    target.relocatable = json.value("relocatable", false);
+    target.key_options = json.value("key_options", std::vector<std::string>{});
+    return target;
+}
+
 }  // namespace
 
 fs::path declared_kernels_dir(const fs::path& build_dir) {
@@ -61,6 +92,7 @@ void to_json(nlohmann::json& json, const DeclaredKernel& kernel) {
     if (kernel.budget_seconds) json["budget_seconds"] = *kernel.budget_seconds;
     if (kernel.strategy) json["strategy"] = *kernel.strategy;
     if (auto flags = llm_flags_json(kernel.llm_flags); !flags.empty()) json["llm_flags"] = flags;
+    json["target"] = target_json(kernel.target);
     for (const auto& arch : kernel.archs)
         json["archs"].push_back({{"arch", arch.arch},
                                  {"key", arch.key},
@@ -82,6 +114,8 @@ void from_json(const nlohmann::json& json, DeclaredKernel& kernel) {
         kernel.budget_seconds = json["budget_seconds"].get<double>();
     if (json.contains("strategy")) kernel.strategy = json["strategy"].get<std::string>();
     kernel.llm_flags = llm_flags_from(json.value("llm_flags", nlohmann::json::object()));
+    // A manifest written before the build recorded them: the flags of a build without any.
+    kernel.target = target_from(json.value("target", nlohmann::json::object()));
     kernel.archs.clear();
     for (const auto& arch : json.at("archs"))
         kernel.archs.push_back({arch.at("arch").get<std::string>(),
@@ -137,6 +171,24 @@ std::vector<DeclaredKernel> read_declared_kernels(const fs::path& build_dir) {
         return std::tie(a.spec, a.name) < std::tie(b.spec, b.name);
     });
     return kernels;
+}
+
+}  // namespace optiml::tune
+
+namespace optiml::tune {
+
+DeclaredKernel declared_kernel(const fs::path& build_dir, const fs::path& spec_file) {
+    const fs::path wanted = fs::weakly_canonical(fs::absolute(spec_file));
+    std::string declared;
+    for (DeclaredKernel& kernel : read_declared_kernels(build_dir)) {
+        if (fs::weakly_canonical(kernel.spec) == wanted) return kernel;
+        declared += (declared.empty() ? "" : ", ") + kernel.spec.string();
+    }
+    throw BuildManifestError(declared_kernels_dir(build_dir).string() + ": the build declared no " +
+                             "kernel of " + wanted.string() +
+                             " (it declared: " + (declared.empty() ? "none" : declared) +
+                             "). Fix: pass the build folder of the target that uses this spec, "
+                             "and build it once");
 }
 
 }  // namespace optiml::tune

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/llm/llm_config.h"
+#include "driver/spec/spec.h"
 
 namespace optiml::tune {
 
@@ -43,6 +44,9 @@ struct DeclaredKernel {
     // tunes with it, and computes the build's key (whether the LLM enters it depends on it).
     std::optional<std::string> strategy;
     std::vector<DeclaredArch> archs;
+    // How the target compiles the kernel (read from its compile command): every command that
+    // reproduces this build's key (`--build-dir`, retune) applies them.
+    spec::TargetFlags target;
     // The LLM flags the build was given (CMake's LLM settings; never the API key): retune applies
     // them over its own environment, as the build did, so that both compute the same key.
     llm::LlmOverrides llm_flags;
@@ -59,5 +63,10 @@ class BuildManifestError : public std::runtime_error {
 // Every kernel declared under `build_dir`, sorted by spec then name. Throws BuildManifestError
 // naming the file and the field (or the missing folder and how to make it).
 std::vector<DeclaredKernel> read_declared_kernels(const std::filesystem::path& build_dir);
+
+// The kernel of `spec_file` that the build under `build_dir` declared (the first target's, when
+// several declare it). Throws BuildManifestError naming the folder when it declared none.
+DeclaredKernel declared_kernel(const std::filesystem::path& build_dir,
+                               const std::filesystem::path& spec_file);
 
 }  // namespace optiml::tune

@@ -16,6 +16,7 @@
 #include "driver/tune/compiler_choice.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/gpu_lock.h"
+#include "driver/tune/kernel_identity.h"
 #include "driver/tune/kernel_key.h"
 #include "driver/tune/original_images.h"
 #include "driver/tune/target_flags.h"
@@ -190,7 +191,9 @@ int run_build(const BuildOptions& options, std::ostream& log) {
             << "a compile command with -arch/--generate-code\n";
         return 1;
     }
-    const KernelSources sources = scan_sources(spec);
+    // The same resolution `tune`, `cache key`, `profile` and `retune` make from the manifest.
+    const ResolvedKernel resolved = resolve_kernel(spec, spec.target, options.strategy);
+    const KernelSources& sources = resolved.sources;
     if (!compile_entry.empty()) log_target_flags(spec, sources, compile_entry, log);
 
     std::vector<codegen::Variant> variants;
@@ -207,6 +210,7 @@ int run_build(const BuildOptions& options, std::ostream& log) {
                             options.budget_seconds,
                             options.strategy,
                             {},
+                            spec.target,
                             options.llm_flags};
     for (const auto& seed : options.seeds) declared.seeds.push_back(fs::absolute(seed));
     if (options.mode == Mode::Off) {

@@ -1,5 +1,7 @@
 #include "driver/tune/retune.h"
 
+#include "driver/tune/kernel_identity.h"
+
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -307,8 +309,12 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
         }
         Kernel k{&kernel, {}, {}, nullptr, nullptr, {}, {}};
         try {
-            k.spec = spec::load_spec(kernel.spec);
-            k.sources = scan_sources(k.spec);
+            // As the build compiled it: its target's flags and strategy (the baseline is the
+            // user's build), hence its key.
+            ResolvedKernel resolved =
+                resolve_kernel(spec::load_spec(kernel.spec), kernel.target, kernel.strategy);
+            k.spec = std::move(resolved.spec);
+            k.sources = std::move(resolved.sources);
             k.llm = llm::apply_overrides(options.llm, kernel.llm_flags);
             llm::validate(k.llm);
         } catch (const std::exception& e) {
@@ -320,7 +326,6 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
             k.spec.budget.evaluations = *n;
         if (const auto s = options.budget_seconds ? options.budget_seconds : kernel.budget_seconds)
             k.spec.budget.seconds = *s;
-        if (kernel.strategy) k.spec.budget.strategy = *kernel.strategy;
         cache::Store local(kernel.cache_dir);
         cache::LookupChain chain;
         chain.add(std::make_unique<cache::LocalBackend>(local), "cache");

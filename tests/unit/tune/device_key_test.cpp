@@ -1,6 +1,8 @@
 // A kernel's key follows what its device code is compiled from, and nothing else: every header it
 // reads (through either include form), the defines it can see, never a host-only edit.
+#include "driver/tune/kernel_identity.h"
 #include "driver/tune/kernel_key.h"
+#include "driver/tune/retune.h"
 #include "tests/unit/tune/build_test_support.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace optiml::tune {
 namespace {
@@ -129,25 +132,45 @@ TEST_F(DeviceKeyTest, ALibraryOfTheToolkitMayReadNdebug) {
               (std::vector<std::string>{"-DNDEBUG"}));
 }
 
+// `optiml build` of the kernel, its target compiled with `flags` (no GPU: the original kernel).
+class DeviceKeyBuildTest : public DeviceKeyTest {
+  protected:
+    void SetUp() override {
+        DeviceKeyTest::SetUp();
+        setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // no GPU, whatever the machine
+        setenv("FAKE_DEVICES", "0", 1);
+    }
+    void TearDown() override {
+        unsetenv("FAKE_DEVICES");
+        DeviceKeyTest::TearDown();
+    }
+    BuildOptions build_with(const std::string& flags, std::string* log = nullptr) {
+        write("build/compile_commands.json",
+              R"([{"directory": ")" + (dir / "build").string() + R"(", "file": ")" +
+                  (dir / "kernels/scale.cu").string() +
+                  R"(", "command": "/usr/local/cuda/bin/nvcc -I)" + (dir / "inc").string() + " " +
+                  flags +
+                  R"( -O3 --generate-code=arch=compute_90,code=[compute_90,sm_90] -x cu -c )" +
+                  (dir / "kernels/scale.cu").string() + R"( -o scale.o"}])");
+        BuildOptions options;
+        options.spec = dir / "kernels/scale.optiml.json";
+        options.out_dir = dir / "build/optiml";
+        options.depfile = dir / "build/optiml/scale.d";
+        options.cache_dir = dir / "cache";
+        options.compile_commands = dir / "build/compile_commands.json";
+        options.source_root = dir;
+        options.build_root = dir / "build";
+        options.manifest = declared_kernels_dir(dir / "build") / "app.scale.json";
+        const std::string text = test::successful_build(options);
+        if (log) *log = text;
+        return options;
+    }
+};
+
 // `optiml build` lists the header in the depfile, so editing it reruns OptiML.
-TEST_F(DeviceKeyTest, TheDepfileListsTheHeaderReachedThroughTheTargetsFolder) {
-    setenv("OPTIML_WORKER", OPTIML_FAKE_WORKER, 1);  // no GPU, whatever the machine
-    setenv("FAKE_DEVICES", "0", 1);
-    write("build/compile_commands.json",
-          R"([{"directory": ")" + (dir / "build").string() + R"(", "file": ")" +
-              (dir / "kernels/scale.cu").string() +
-              R"(", "command": "/usr/local/cuda/bin/nvcc -I)" + (dir / "inc").string() +
-              R"( -DNDEBUG -O3 --generate-code=arch=compute_90,code=[compute_90,sm_90] -x cu -c )" +
-              (dir / "kernels/scale.cu").string() + R"( -o scale.o"}])");
-    BuildOptions options;
-    options.spec = dir / "kernels/scale.optiml.json";
-    options.out_dir = dir / "build/optiml";
-    options.depfile = dir / "build/optiml/scale.d";
-    options.cache_dir = dir / "cache";
-    options.compile_commands = dir / "build/compile_commands.json";
-    options.source_root = dir;
-    options.build_root = dir / "build";
-    const std::string log = test::successful_build(options);
+TEST_F(DeviceKeyBuildTest, TheDepfileListsTheHeaderReachedThroughTheTargetsFolder) {
+    std::string log;
+    const BuildOptions options = build_with("-DNDEBUG", &log);
     EXPECT_NE(test::read_text(options.depfile).find((dir / "inc/helper_dev.h").string()),
               std::string::npos)
         << test::read_text(options.depfile);
@@ -156,7 +179,44 @@ TEST_F(DeviceKeyTest, TheDepfileListsTheHeaderReachedThroughTheTargetsFolder) {
                        "device code: -DNDEBUG"),
               std::string::npos)
         << log;
-    unsetenv("FAKE_DEVICES");
+}
+
+// tune, cache key and profile reproduce the build's key from its folder; retune tunes with the
+// build's flags. A define the kernel reads makes the build's key differ from the spec's alone.
+TEST_F(DeviceKeyBuildTest, TheBuildFolderReproducesTheKeyTheBuildLookedUp) {
+    edit("inc/helper_dev.h", "return a;",
+         "\n#ifdef DOUBLE_IT\n    return 2 * a;\n#endif\n    return a;");
+    build_with("-DDOUBLE_IT -DNDEBUG");
+    const DeclaredKernel declared = read_declared_kernels(dir / "build").at(0);
+    ASSERT_EQ(declared.archs.size(), 1u);
+    EXPECT_EQ(declared.target.options, (std::vector<std::string>{"-DDOUBLE_IT", "-DNDEBUG"}));
+
+    const ResolvedKernel from_build =
+        resolve_kernel(dir / "kernels/scale.optiml.json", dir / "build");
+    EXPECT_EQ(cache::compute_key(key_inputs(from_build.spec, from_build.sources, 90)),
+              declared.archs[0].key);
+    const ResolvedKernel spec_alone = resolve_kernel(dir / "kernels/scale.optiml.json", "");
+    EXPECT_NE(cache::compute_key(key_inputs(spec_alone.spec, spec_alone.sources, 90)),
+              declared.archs[0].key);
+
+    RetuneOptions options;
+    options.build_dir = dir / "build";
+    std::ostringstream log;
+    RetuneReport report;
+    EXPECT_EQ(run_retune(options, log, &report), 1) << log.str();  // no GPU: skipped
+    ASSERT_EQ(report.rows.size(), 1u);
+    EXPECT_EQ(report.rows[0].new_key, declared.archs[0].key) << log.str();
+}
+
+TEST_F(DeviceKeyBuildTest, ABuildFolderThatNeverBuiltTheSpecIsNamedWithTheFix) {
+    fs::create_directories(dir / "other/optiml-kernels");
+    try {
+        resolve_kernel(dir / "kernels/scale.optiml.json", dir / "other");
+        FAIL() << "no error";
+    } catch (const BuildManifestError& e) {
+        EXPECT_NE(std::string(e.what()).find("declared no kernel of"), std::string::npos)
+            << e.what();
+    }
 }
 
 }  // namespace
