@@ -188,9 +188,10 @@ std::set<std::string> named_identifiers(std::string_view text) {
     std::set<std::string> names;
     for (const Token& token : lex(text)) {
         if (token.kind == TokenKind::Identifier) names.emplace(token_text(text, token));
-        if (token.kind == TokenKind::Preprocessor)
-            for (std::string& word : directive_words(token_text(text, token)))
-                names.insert(std::move(word));
+        if (token.kind != TokenKind::Preprocessor) continue;
+        std::vector<std::string> words = directive_words(token_text(text, token));
+        if (!words.empty() && words[0] == "include") continue;  // a file's name, not a macro's
+        for (std::string& word : words) names.insert(std::move(word));
     }
     return names;
 }

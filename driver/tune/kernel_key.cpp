@@ -48,21 +48,37 @@ std::vector<compile::IncludeDir> kernel_include_dirs(const spec::Spec& spec) {
     return dirs;
 }
 
-// Headers of the toolkit and the C library that read no macro a build defines (NDEBUG above all):
-// a kernel that includes only these and never names `assert` cannot see -DNDEBUG.
-constexpr std::array<std::string_view, 24> kPlainHeaders = {
+// Headers of the CUDA runtime and the C library that read no macro a build defines, NDEBUG above
+// all; <assert.h> reads it only where `assert` is used, which device_reading's names tell.
+constexpr std::array<std::string_view, 30> kPlainHeaders = {
     "cuda_runtime.h",   "cuda_runtime_api.h",
     "cuda.h",           "device_launch_parameters.h",
     "vector_types.h",   "vector_functions.h",
     "cuda_fp16.h",      "cuda_bf16.h",
     "math_constants.h", "device_functions.h",
-    "stdio.h",          "cstdio",
-    "stdint.h",         "cstdint",
-    "math.h",           "cmath",
-    "float.h",          "cfloat",
-    "limits.h",         "climits",
-    "stddef.h",         "cstddef",
-    "stdlib.h",         "cstdlib"};
+    "assert.h",         "stdio.h",
+    "stdint.h",         "math.h",
+    "float.h",          "limits.h",
+    "stddef.h",         "stdlib.h",
+    "string.h",         "time.h",
+    "ctype.h",          "errno.h",
+    "stdarg.h",         "stdbool.h",
+    "inttypes.h",       "signal.h",
+    "locale.h",         "wchar.h",
+    "setjmp.h",         "fenv.h"};
+
+// Whether an include OptiML does not hash may read NDEBUG: a library of the toolkit or beside it
+// (<cub/cub.cuh>, <cooperative_groups.h>) may; the plain headers above and the C++ standard
+// library's (<vector>, <cstdio>: no extension, no folder; only <cassert> reads NDEBUG, where
+// `assert` is used) do not.
+bool may_read_ndebug(const std::string& include) {
+    if (std::find(kPlainHeaders.begin(), kPlainHeaders.end(), include) != kPlainHeaders.end())
+        return false;
+    // OptiML's own headers (a drop-in call site includes the generated one) read NDEBUG only in
+    // host code: whether an unused launcher is reported at exit.
+    if (include.starts_with("optiml/")) return false;
+    return include.find_first_of("./") != std::string::npos;
+}
 
 // The name a -D/-U option defines: "-DNAME=1" -> "NAME"; "" for other options.
 std::string defined_name(const std::string& option) {
@@ -91,8 +107,7 @@ DeviceReading device_reading(const KernelSources& sources) {
         reading.texts.push_back(propose::device_relevant_text(file.contents, macros));
         reading.names.merge(propose::named_identifiers(reading.texts.back()));
         for (const std::string& name : file.unscanned_includes)
-            if (std::find(kPlainHeaders.begin(), kPlainHeaders.end(), name) == kPlainHeaders.end())
-                reading.reads_toolkit_library = true;
+            if (may_read_ndebug(name)) reading.reads_toolkit_library = true;
     }
     return reading;
 }
@@ -124,8 +139,9 @@ KernelSources scan_sources(const spec::Spec& spec) {
         sources.compare_files = compile::scan_includes(
             spec.check.compare, {{spec.check.compare.parent_path()}}, spec.file.parent_path());
     for (const auto& generator : spec.generators)
-        sources.generator_files.push_back(compile::scan_includes(
-            generator.source.path, {{generator.source.path.parent_path()}}, spec.file.parent_path()));
+        sources.generator_files.push_back(
+            compile::scan_includes(generator.source.path, {{generator.source.path.parent_path()}},
+                                   spec.file.parent_path()));
     for (const auto& argument : spec.arguments)
         if (argument.is_pointer && argument.role != spec::Role::Output)
             add_data_file(argument.fill, sources);

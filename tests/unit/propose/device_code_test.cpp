@@ -105,6 +105,7 @@ TEST(DeviceCode, NamedIdentifiersIncludeThoseOfDirectives) {
     for (const char* name : {"USE_FAST", "LEVEL", "assert", "k", "x"})
         EXPECT_TRUE(names.count(name)) << name;
     EXPECT_FALSE(names.count("COMMENTED"));
+    EXPECT_FALSE(named_identifiers("#include <assert.h>\n").count("assert"));  // a file name
 }
 
 TEST(DeviceCode, QualifierMacrosAreFoundThroughOtherMacros) {

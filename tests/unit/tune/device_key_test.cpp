@@ -125,6 +125,16 @@ TEST_F(DeviceKeyTest, ADefineTheDeviceCodeCanSeeSplitsTheKey) {
     EXPECT_NE(key({"-DCUB_IGNORE_DEPRECATED_CPP_DIALECT"}), key());
 }
 
+// The CUDA samples include <assert.h> and the C++ library's headers beside their kernels: only
+// an `assert` the device code makes reads NDEBUG.
+TEST_F(DeviceKeyTest, TheCAndCppLibrariesDoNotReadNdebugWithoutADeviceAssert) {
+    edit("kernels/scale.cu", "#include <cstdio>",
+         "#include <assert.h>\n#include <vector>\n#include <cstdio>\n#include <string.h>\n"
+         "#include <optiml/scale.h>");
+    edit("kernels/scale.cu", "int main() {", "int main() {\n    assert(sizeof(float) == 4);");
+    EXPECT_EQ(key({"-DNDEBUG"}), key());
+}
+
 TEST_F(DeviceKeyTest, ALibraryOfTheToolkitMayReadNdebug) {
     edit("kernels/scale.cu", "#include <cstdio>", "#include <cub/block/block_reduce.cuh>");
     const spec::Spec s = spec({"-DNDEBUG"});
