@@ -1,6 +1,7 @@
 #include "driver/tune/original_images.h"
 
 #include <algorithm>
+#include <map>
 
 #include "driver/compile/compile_request.h"
 #include "driver/spec/kernel_source.h"
@@ -20,31 +21,42 @@ std::vector<codegen::Variant> compile_originals(const spec::Spec& spec,
                                                 std::vector<std::string>& problems) {
     if (archs.empty()) return {};
     const int highest = *std::max_element(archs.begin(), archs.end());
+    // The spec's instantiation, and each other one whose block the drop-in form may be called
+    // with (launcher.h, block_instances): the program's drop-in call sites name none of them.
+    std::vector<std::map<std::string, std::int64_t>> instances = codegen::block_instances(spec);
+    if (instances.empty()) instances.push_back(spec.default_config());
     std::vector<compile::CompileRequest> requests;
-    for (const int arch : archs)
-        requests.push_back(make_compile_request(spec, spec.default_config(), arch,
-                                                compile::Output::Cubin, compile::Backend::Nvcc));
-    requests.push_back(make_compile_request(spec, spec.default_config(), highest,
-                                            compile::Output::Ptx, compile::Backend::Nvcc));
+    for (const auto& instance : instances)
+        for (const int arch : archs)
+            requests.push_back(make_compile_request(spec, instance, arch, compile::Output::Cubin,
+                                                    compile::Backend::Nvcc));
+    requests.push_back(make_compile_request(spec, instances.front(), highest, compile::Output::Ptx,
+                                            compile::Backend::Nvcc));
     const std::vector<compile::CompileResult> results = compile::compile_all(requests);
 
     std::vector<codegen::Variant> originals;
-    for (std::size_t i = 0; i < archs.size(); ++i) {
-        if (!results[i].ok) {
-            problems.push_back(arch_name(archs[i]) +
-                               ": the original does not compile with nvcc: " + results[i].log);
-            continue;
+    for (std::size_t n = 0; n < instances.size(); ++n)
+        for (std::size_t a = 0; a < archs.size(); ++a) {
+            const compile::CompileResult& result = results[n * archs.size() + a];
+            if (!result.ok) {
+                // Another instantiation that does not compile is refused at its launch, said
+                // there; only the spec's own is a problem of the build.
+                if (n == 0)
+                    problems.push_back(arch_name(archs[a]) +
+                                       ": the original does not compile with nvcc: " + result.log);
+                continue;
+            }
+            codegen::Variant original;
+            original.arch = arch_name(archs[a]);
+            original.parameters = instances[n];
+            original.lowered_name = result.lowered_name;
+            original.cubin = result.binary;
+            original.compiler = "nvcc";
+            original.summary = "the original, compiled with the target's flags";
+            if (n == 0 && archs[a] == highest && results.back().ok)
+                original.ptx = results.back().binary;
+            originals.push_back(std::move(original));
         }
-        codegen::Variant original;
-        original.arch = arch_name(archs[i]);
-        original.parameters = spec.default_config();
-        original.lowered_name = results[i].lowered_name;
-        original.cubin = results[i].binary;
-        original.compiler = "nvcc";
-        original.summary = "the original, compiled with the target's flags";
-        if (archs[i] == highest && results.back().ok) original.ptx = results.back().binary;
-        originals.push_back(std::move(original));
-    }
     return originals;
 }
 

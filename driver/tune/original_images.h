@@ -16,7 +16,9 @@ namespace optiml::tune {
 // Whether the launcher's fallback is the program's own kernel (a kernel among host code).
 bool kernel_stays_in_its_file(const spec::Spec& spec, int arch);
 
-// One entry per architecture that compiled; each that did not adds a line to `problems`.
+// One entry per architecture that compiled, for the spec's instantiation and for each other one
+// the drop-in form dispatches by block (codegen::block_instances); each architecture where the
+// spec's own did not compile adds a line to `problems`.
 std::vector<codegen::Variant> compile_originals(const spec::Spec& spec,
                                                 const std::vector<int>& archs,
                                                 std::vector<std::string>& problems);

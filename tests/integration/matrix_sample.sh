@@ -54,6 +54,10 @@ for arch in 75 86 90 120; do
         "(b) the launcher embeds no original CUBIN for sm_$arch"
 done
 assert_matches "$generated" '__attribute__\(\(weak\)\)' "(b) the program's own kernel is not preferred where it exists"
+# The drop-in form runs the instantiation of the caller's block: OptiML compiled each of them.
+for instance in 'instance == 1\) \{  // MatrixMulCUDA<8>' 'instance == 2\) \{  // MatrixMulCUDA<16>'; do
+    assert_matches "$generated" "$instance" "(b) no compiled original for the drop-in's ${instance##*// }"
+done
 [[ -x $work/build/matrixMul ]] || fail "(b) the program was not linked"
 "$work/build/matrixMul" >"$work/run.log" 2>&1 || { cat "$work/run.log"; fail "(b) the program failed"; }
 key1=$(fallback_key "$generated" 90)
