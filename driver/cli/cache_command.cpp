@@ -10,6 +10,7 @@
 #include "driver/spec/spec.h"
 #include "driver/tune/kernel_identity.h"
 #include "driver/tune/kernel_key.h"
+#include "driver/tune/timing_conditions.h"
 
 namespace optiml::cli {
 namespace {
@@ -125,26 +126,30 @@ void add_cache_command(CLI::App& app) {
         "--cache-dir", *dir,
         "Cache folder (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
 
-    cache->add_subcommand("ls", "List entries: key, kernel, arch, speedup, device")->callback([=] {
-        guarded([&] {
-            const auto store = open_store(*dir);
-            for (const auto& key : store.keys()) {
-                std::cout << key.substr(0, 16);
-                try {
-                    const auto entry = store.inspect(key);
-                    const auto& m = entry->manifest;
-                    std::cout << "  " << std::left << std::setw(16) << m.value("name", "?") << " "
-                              << std::setw(6) << m.value("arch", "?") << " " << std::right
-                              << std::fixed << std::setprecision(2) << std::setw(7)
-                              << m.value("speedup", 0.0) << "x  "
-                              << m.value("device", nlohmann::json::object()).value("name", "?");
-                } catch (const cache::CacheError& e) {
-                    std::cout << "  DAMAGED: " << e.what();
+    cache
+        ->add_subcommand(
+            "ls", "List entries: key, kernel, arch, speedup and its timing condition, device")
+        ->callback([=] {
+            guarded([&] {
+                const auto store = open_store(*dir);
+                for (const auto& key : store.keys()) {
+                    std::cout << key.substr(0, 16);
+                    try {
+                        const auto entry = store.inspect(key);
+                        const auto& m = entry->manifest;
+                        std::cout << "  " << std::left << std::setw(16) << m.value("name", "?")
+                                  << " " << std::setw(6) << m.value("arch", "?") << " "
+                                  << std::right << std::fixed << std::setprecision(2)
+                                  << std::setw(7) << m.value("speedup", 0.0) << "x "
+                                  << tune::speedup_condition(m) << "  "
+                                  << m.value("device", nlohmann::json::object()).value("name", "?");
+                    } catch (const cache::CacheError& e) {
+                        std::cout << "  DAMAGED: " << e.what();
+                    }
+                    std::cout << "\n";
                 }
-                std::cout << "\n";
-            }
+            });
         });
-    });
 
     auto* show =
         cache->add_subcommand("show", "Print an entry's manifest (key or unique key prefix)");
