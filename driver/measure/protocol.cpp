@@ -200,7 +200,8 @@ void from_json(const nlohmann::json& json, EvaluateRequest& r) {
     X(message)                                                                                  \
     X(fatal)                                                                                    \
     X(median_ms)                                                                                \
-    X(min_ms) X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound) X(has_incumbent)     \
+    X(min_ms)                                                                                   \
+    X(max_ms) X(ci_low_ms) X(ci_high_ms) X(runs) X(launch_bound) X(has_incumbent)               \
         X(incumbent_median_ms) X(incumbent_ci_low_ms) X(incumbent_ci_high_ms) X(incumbent_runs) \
             X(verify_ms) X(timing_ms) X(sm_clock_mhz) X(memory_clock_mhz) X(cold_cache)         \
                 X(input_copies) X(decided_by) X(cold_median_ms) X(warm_median_ms)               \

@@ -72,10 +72,9 @@ TEST_F(AngleIncludes, AreResolvedThroughTheIncludeFoldersAsTheCompilerDoes) {
 
 TEST_F(AngleIncludes, AFolderNotScannedEndsTheSearchForThatName) {
     // The toolkit's folder first: the compiler would take its helper_dev.h, so nothing is hashed.
-    const auto files = scan_includes(root / "project/kernels/k.cu",
-                                     {{root / "toolkit/include", false, false},
-                                      {root / "project/inc"}},
-                                     root / "project");
+    const auto files = scan_includes(
+        root / "project/kernels/k.cu",
+        {{root / "toolkit/include", false, false}, {root / "project/inc"}}, root / "project");
     EXPECT_EQ(relative_paths(files), (std::vector<std::string>{"kernels/k.cu"}));
     EXPECT_EQ(files[0].unscanned_includes,
               (std::vector<std::string>{"cuda_runtime.h", "helper_dev.h", "lib/util.h"}));
