@@ -252,8 +252,7 @@ void add_cache_command(CLI::App& app) {
     key_command->callback([=] {
         guarded([&] {
             const tune::ResolvedKernel kernel = tune::resolve_kernel(*spec_file, *build_dir);
-            llm::LlmConfig config = resolve_llm_config(*llm);
-            if (kernel.build) config = llm::apply_overrides(config, kernel.build->llm_flags);
+            const llm::LlmConfig config = tune::build_llm_config(kernel, resolve_llm_config(*llm));
             std::cout << cache::compute_key(tune::key_inputs(
                              kernel.spec, kernel.sources, *arch,
                              tune::llm_key_inputs(config, kernel.spec.budget.strategy)))

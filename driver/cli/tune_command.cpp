@@ -121,9 +121,7 @@ void add_tune_command(CLI::App& app) {
         try {  // before any GPU work: a bad spec, build folder or LLM setting is found at once
             tune::ResolvedKernel kernel = tune::resolve_kernel(options->spec, options->build_dir);
             spec = std::move(kernel.spec);
-            llm_config = resolve_llm_config(options->llm);
-            if (kernel.build)
-                llm_config = llm::apply_overrides(llm_config, kernel.build->llm_flags);
+            llm_config = tune::build_llm_config(kernel, resolve_llm_config(options->llm));
         } catch (const std::exception& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;

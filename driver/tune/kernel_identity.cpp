@@ -10,14 +10,22 @@ ResolvedKernel resolve_kernel(spec::Spec spec, const spec::TargetFlags& target,
     return {std::move(spec), std::move(sources), std::nullopt};
 }
 
+ResolvedKernel resolve_kernel(const DeclaredKernel& build) {
+    ResolvedKernel resolved =
+        resolve_kernel(spec::load_spec(build.spec), build.target, build.strategy);
+    resolved.build = build;
+    return resolved;
+}
+
 ResolvedKernel resolve_kernel(const std::filesystem::path& spec_file,
                               const std::filesystem::path& build_dir) {
-    spec::Spec spec = spec::load_spec(spec_file);
-    if (build_dir.empty()) return resolve_kernel(std::move(spec), {}, std::nullopt);
-    DeclaredKernel build = declared_kernel(build_dir, spec_file);
-    ResolvedKernel resolved = resolve_kernel(std::move(spec), build.target, build.strategy);
-    resolved.build = std::move(build);
-    return resolved;
+    if (build_dir.empty()) return resolve_kernel(spec::load_spec(spec_file), {}, std::nullopt);
+    return resolve_kernel(declared_kernel(build_dir, spec_file));
+}
+
+llm::LlmConfig build_llm_config(const ResolvedKernel& kernel, llm::LlmConfig config) {
+    if (!kernel.build) return config;
+    return llm::apply_overrides(std::move(config), kernel.build->llm_flags);
 }
 
 }  // namespace optiml::tune

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "driver/llm/llm_config.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/build_manifest.h"
 #include "driver/tune/kernel_key.h"
@@ -24,10 +25,20 @@ struct ResolvedKernel {
 ResolvedKernel resolve_kernel(spec::Spec spec, const spec::TargetFlags& target,
                               const std::optional<std::string>& strategy);
 
+// The kernel a build declared, as that build compiled it (the spec file it names, its flags and
+// strategy): what retune tunes.
+ResolvedKernel resolve_kernel(const DeclaredKernel& build);
+
 // `spec_file` as the build under `build_dir` compiles it (its build manifest); with no build_dir,
 // as the spec alone compiles it (a kernel built without target flags). Throws spec::SpecError or
 // BuildManifestError naming the file and what to do.
 ResolvedKernel resolve_kernel(const std::filesystem::path& spec_file,
                               const std::filesystem::path& build_dir);
+
+// The LLM configuration the build used: `config` (the environment and this command's flags) with
+// the build's LLM flags over it, as `optiml build` applied them; `config` itself when the kernel
+// was not resolved from a build. llm_key_inputs(result, kernel.spec.budget.strategy) is the LLM's
+// part of the build's key.
+llm::LlmConfig build_llm_config(const ResolvedKernel& kernel, llm::LlmConfig config);
 
 }  // namespace optiml::tune

@@ -311,11 +311,10 @@ int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* re
         try {
             // As the build compiled it: its target's flags and strategy (the baseline is the
             // user's build), hence its key.
-            ResolvedKernel resolved =
-                resolve_kernel(spec::load_spec(kernel.spec), kernel.target, kernel.strategy);
+            ResolvedKernel resolved = resolve_kernel(kernel);
+            k.llm = build_llm_config(resolved, options.llm);
             k.spec = std::move(resolved.spec);
             k.sources = std::move(resolved.sources);
-            k.llm = llm::apply_overrides(options.llm, kernel.llm_flags);
             llm::validate(k.llm);
         } catch (const std::exception& e) {
             every_arch("failed", e.what());

@@ -218,6 +218,19 @@ TEST_F(DeviceKeyBuildTest, TheBuildFolderReproducesTheKeyTheBuildLookedUp) {
     EXPECT_EQ(report.rows[0].new_key, declared.archs[0].key) << log.str();
 }
 
+// The LLM settings CMake gave the build reach every command that reproduces its key, over the
+// command's own environment; a kernel resolved from its spec alone keeps the command's.
+TEST(BuildLlmConfig, TheBuildsLlmFlagsGoOverTheCommandsConfiguration) {
+    llm::LlmConfig command;
+    command.model = "environment-model";
+    ResolvedKernel alone;
+    EXPECT_EQ(build_llm_config(alone, command).model, "environment-model");
+    ResolvedKernel from_build;
+    from_build.build = DeclaredKernel{};
+    from_build.build->llm_flags.model = "cmake-model";
+    EXPECT_EQ(build_llm_config(from_build, command).model, "cmake-model");
+}
+
 TEST_F(DeviceKeyBuildTest, ABuildFolderThatNeverBuiltTheSpecIsNamedWithTheFix) {
     fs::create_directories(dir / "other/optiml-kernels");
     try {
