@@ -1,7 +1,8 @@
 // A kernel as a given build compiles it: the one place every command that computes, stores or
 // looks up a cache key starts from (`optiml build` from the target's compile command; `tune`,
 // `cache key`, `profile` and `retune` from the build manifest that build wrote). Spec, target
-// flags, the build's strategy override and every file the compiler reads; kernel_key.h turns it
+// flags, the build's strategy override and LLM settings (build_llm_config), and every file the
+// compiler reads; kernel_key.h turns it
 // into the key.
 #pragma once
 
