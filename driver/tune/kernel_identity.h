@@ -2,8 +2,7 @@
 // looks up a cache key starts from (`optiml build` from the target's compile command; `tune`,
 // `cache key`, `profile` and `retune` from the build manifest that build wrote). Spec, target
 // flags, the build's strategy override and LLM settings (build_llm_config), and every file the
-// compiler reads; kernel_key.h turns it
-// into the key.
+// compiler reads; kernel_key.h turns it into the key.
 #pragma once
 
 #include <filesystem>
