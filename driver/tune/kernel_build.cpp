@@ -136,7 +136,7 @@ bool read_target(const BuildOptions& options, spec::Spec& spec, const fs::path& 
 // cannot see them (a Release build's -DNDEBUG for a kernel without assert).
 void log_target_flags(const spec::Spec& spec, const KernelSources& sources,
                       const std::string& entry, std::ostream& log) {
-    const DeviceOptions split = device_options(spec.target.key_options, device_reading(sources));
+    const DeviceOptions split = device_options(spec.target.key_options, sources.device);
     auto joined = [](const std::vector<std::string>& options) {
         std::string text;
         for (const std::string& option : options) text += " " + option;

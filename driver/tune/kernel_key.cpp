@@ -96,14 +96,12 @@ bool toolkit_macro(const std::string& name) {
     return false;
 }
 
-}  // namespace
-
-DeviceReading device_reading(const KernelSources& sources) {
+DeviceReading device_reading(const std::vector<compile::ScannedFile>& files) {
     std::vector<std::string_view> contents;
-    for (const auto& file : sources.files) contents.push_back(file.contents);
+    for (const auto& file : files) contents.push_back(file.contents);
     const propose::SeenMacros macros = propose::seen_macros(contents);
     DeviceReading reading;
-    for (const auto& file : sources.files) {
+    for (const auto& file : files) {
         reading.texts.push_back(propose::device_relevant_text(file.contents, macros));
         reading.names.merge(propose::named_identifiers(reading.texts.back()));
         for (const std::string& name : file.unscanned_includes)
@@ -111,6 +109,8 @@ DeviceReading device_reading(const KernelSources& sources) {
     }
     return reading;
 }
+
+}  // namespace
 
 DeviceOptions device_options(const std::vector<std::string>& key_options,
                              const DeviceReading& reading) {
@@ -134,7 +134,9 @@ KernelSources scan_sources(const spec::Spec& spec) {
         compile::scan_includes(spec.source, kernel_include_dirs(spec), spec.file.parent_path()),
         {},
         {},
+        {},
         {}};
+    sources.device = device_reading(sources.files);
     if (!spec.check.compare.empty())
         sources.compare_files = compile::scan_includes(
             spec.check.compare, {{spec.check.compare.parent_path()}}, spec.file.parent_path());
@@ -169,9 +171,8 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
     inputs.llm = std::move(llm);
     inputs.optiml_version = kVersion;
     inputs.normalized_spec = spec.normalized.dump();
-    const DeviceReading reading = device_reading(sources);
     for (std::size_t i = 0; i < sources.files.size(); ++i)
-        inputs.sources.push_back({sources.files[i].relative_path, reading.texts[i]});
+        inputs.sources.push_back({sources.files[i].relative_path, sources.device.texts[i]});
     inputs.nvrtc_version = compile::nvrtc_version();
     // The options every variant is compiled with; the per-variant -D's are the parameters,
     // which the spec (hashed above) already lists.
@@ -192,7 +193,7 @@ cache::KeyInputs key_inputs(const spec::Spec& spec, const KernelSources& sources
         inputs.compiler_version = compile::nvcc_version();
     }
     for (const auto& data : sources.data_files) inputs.data_files.push_back(data.digest);
-    inputs.build_options = device_options(spec.target.key_options, reading).kept;
+    inputs.build_options = device_options(spec.target.key_options, sources.device).kept;
     return inputs;
 }
 

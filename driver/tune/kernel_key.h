@@ -17,6 +17,16 @@
 
 namespace optiml::tune {
 
+// What of the kernel's files can change its device code (propose/device_code.h): each file with
+// the bodies of host-only functions left out (what the key hashes), every name those texts use,
+// and whether they include a header of the toolkit or the system beyond the plain C and CUDA
+// runtime ones (one that may read NDEBUG).
+struct DeviceReading {
+    std::vector<std::string> texts;
+    std::set<std::string> names;
+    bool reads_toolkit_library = false;
+};
+
 struct KernelSources {
     std::vector<compile::ScannedFile> files;  // kernel source first, then its local headers
     // The spec's comparison function (check.compare) first, then its local headers; or none.
@@ -30,20 +40,10 @@ struct KernelSources {
         cache::DataFileDigest digest;
     };
     std::vector<DataFile> data_files;
+    DeviceReading device;  // of `files`, read once: the key and the build line use it
 };
 
 KernelSources scan_sources(const spec::Spec& spec);
-
-// What of the kernel's files can change its device code (propose/device_code.h): each file of
-// sources.files with the bodies of host-only functions left out (what the key hashes), every name
-// those texts use, and whether they include a header of the toolkit or the system beyond the plain
-// C and CUDA runtime ones (one that may read NDEBUG).
-struct DeviceReading {
-    std::vector<std::string> texts;
-    std::set<std::string> names;
-    bool reads_toolkit_library = false;
-};
-DeviceReading device_reading(const KernelSources& sources);
 
 // The build's flags (spec::TargetFlags::key_options) split by whether they can change the device
 // code: a -D/-U of a name the device code never reads (nor a header of the toolkit it includes),

@@ -103,8 +103,7 @@ TEST_F(DeviceKeyTest, ADefineOrFolderTheDeviceCodeCannotSeeLeavesTheKey) {
     EXPECT_EQ(key({"-DNDEBUG"}), plain);
     EXPECT_EQ(key({"-DVERBOSE_HOST=1"}), plain);
     const spec::Spec s = spec({"-DNDEBUG"});
-    const DeviceOptions split =
-        device_options(s.target.key_options, device_reading(scan_sources(s)));
+    const DeviceOptions split = device_options(s.target.key_options, scan_sources(s).device);
     EXPECT_TRUE(split.kept.empty());
     EXPECT_EQ(split.left_out, (std::vector<std::string>{"-DNDEBUG", "-Iinc"}));
 }
@@ -120,7 +119,7 @@ TEST_F(DeviceKeyTest, ADefineTheDeviceCodeCanSeeSplitsTheKey) {
     // Flags that change code generation always stay; so do the toolkit's own macros.
     const std::vector<std::string> codegen = {"-G", "-lineinfo", "--use_fast_math",
                                               "--maxrregcount=32", "-rdc=true"};
-    EXPECT_EQ(device_options(codegen, device_reading(scan_sources(spec()))).kept, codegen);
+    EXPECT_EQ(device_options(codegen, scan_sources(spec()).device).kept, codegen);
     EXPECT_NE(key({"-D__CUDA_NO_HALF_OPERATORS__"}), key());
     EXPECT_NE(key({"-DCUB_IGNORE_DEPRECATED_CPP_DIALECT"}), key());
 }
@@ -138,7 +137,7 @@ TEST_F(DeviceKeyTest, TheCAndCppLibrariesDoNotReadNdebugWithoutADeviceAssert) {
 TEST_F(DeviceKeyTest, ALibraryOfTheToolkitMayReadNdebug) {
     edit("kernels/scale.cu", "#include <cstdio>", "#include <cub/block/block_reduce.cuh>");
     const spec::Spec s = spec({"-DNDEBUG"});
-    EXPECT_EQ(device_options(s.target.key_options, device_reading(scan_sources(s))).kept,
+    EXPECT_EQ(device_options(s.target.key_options, scan_sources(s).device).kept,
               (std::vector<std::string>{"-DNDEBUG"}));
 }
 
