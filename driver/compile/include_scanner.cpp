@@ -56,27 +56,20 @@ std::vector<ScannedFile> scan_includes(const fs::path& source,
     // linked home folder, a CI workspace) gives the same relative paths, hence the same key.
     const fs::path base = fs::weakly_canonical(base_as_given);
     const fs::path root = fs::weakly_canonical(source);
-    std::vector<ScannedFile> headers;
     std::set<fs::path> seen{root};
-    // Each pending file with the name it has in the key's terms: a header of a folder outside the
-    // project passes its "<include>/..." prefix on to the headers it includes from beside it.
-    struct Pending {
-        fs::path path;
-        std::string outside_name;  // "" inside the project
-    };
-    std::vector<Pending> pending{{root, ""}};
-    ScannedFile first{root, relative_to(root, base), read_file(root), {}};
-
-    std::vector<std::string> first_unscanned;
-    while (!pending.empty()) {
-        const Pending current = pending.back();
-        pending.pop_back();
-        const std::string text = current.path == root ? first.contents : read_file(current.path);
-        std::vector<std::string> unscanned;
+    // The source first; each file found is scanned in turn (`next`), and keeps the name it has in
+    // the key's terms: a header of a folder outside the project passes its "<include>/..." prefix
+    // on to the headers it includes from beside it.
+    std::vector<ScannedFile> files{{root, relative_to(root, base), read_file(root), {}}};
+    std::vector<std::string> outside_names{""};  // per file; "" inside the project
+    for (std::size_t next = 0; next < files.size(); ++next) {
+        const fs::path including_dir = files[next].path.parent_path();
+        const std::string text = files[next].contents;  // `files` grows below
+        const std::string outside_of_next = outside_names[next];
         for (const auto& line : includes_of(text)) {
-            const auto found = resolve(line, current.path.parent_path(), include_dirs);
+            const auto found = resolve(line, including_dir, include_dirs);
             if (!found || (found->dir && !found->dir->scanned)) {
-                unscanned.push_back(line.name);
+                files[next].unscanned_includes.push_back(line.name);
                 continue;
             }
             fs::path header = fs::weakly_canonical(found->path);
@@ -85,28 +78,20 @@ std::vector<ScannedFile> scan_includes(const fs::path& source,
             if (found->dir && !found->dir->in_project)
                 outside_name =
                     "<include>/" + fs::path(line.name).lexically_normal().generic_string();
-            else if (!found->dir && !current.outside_name.empty())
-                outside_name = (fs::path(current.outside_name).parent_path() / line.name)
+            else if (!found->dir && !outside_of_next.empty())
+                outside_name = (fs::path(outside_of_next).parent_path() / line.name)
                                    .lexically_normal()
                                    .generic_string();
-            pending.push_back({header, outside_name});
-            headers.push_back({header,
-                               outside_name.empty() ? relative_to(header, base) : outside_name,
-                               read_file(header),
-                               {}});
+            files.push_back({header,
+                             outside_name.empty() ? relative_to(header, base) : outside_name,
+                             read_file(header),
+                             {}});
+            outside_names.push_back(std::move(outside_name));
         }
-        if (current.path == root)
-            first_unscanned = std::move(unscanned);
-        else
-            std::find_if(headers.begin(), headers.end(), [&](const ScannedFile& file) {
-                return file.path == current.path;
-            })->unscanned_includes = std::move(unscanned);
     }
-    first.unscanned_includes = std::move(first_unscanned);
-    std::sort(headers.begin(), headers.end(),
+    std::sort(files.begin() + 1, files.end(),
               [](const auto& a, const auto& b) { return a.relative_path < b.relative_path; });
-    headers.insert(headers.begin(), std::move(first));
-    return headers;
+    return files;
 }
 
 }  // namespace optiml::compile
