@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "cache/remote_http.h"
+#include "cache/detail/remote_http.h"
 
 namespace optiml::cache {
 

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <tuple>
 
-#include "cache/atomic_write.h"
-#include "cache/layout.h"
+#include "cache/detail/atomic_write.h"
+#include "cache/detail/layout.h"
 #include "cache/store.h"
 
 namespace optiml::cache {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cache/sha256.h"
+#include "cache/detail/sha256.h"
 #include "cache/store.h"
 
 namespace optiml::cache {

@@ -25,7 +25,7 @@ struct DataFileDigest {
 
 // The LLM configuration that changes a tuning's result (docs/caching.md): the model the
 // transformation tree asks, and the prompt templates it asks with ("propose@1 <sha256 of the
-// text>"). Never the endpoint's address or key: see key_inputs() in driver/tune/kernel_key.h.
+// text>"). Never the endpoint's address or key: see key_inputs() in driver/identity/kernel_key.h.
 struct LlmKeyInputs {
     bool takes_part = false;  // false: no LLM took part (hashed only when true)
     std::string model;

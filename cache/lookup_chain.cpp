@@ -1,6 +1,6 @@
 #include "cache/lookup_chain.h"
 
-#include "cache/remote_http.h"
+#include "cache/detail/remote_http.h"
 #include "cache/trust.h"
 
 namespace optiml::cache {

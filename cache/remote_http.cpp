@@ -1,13 +1,13 @@
-#include "cache/remote_http.h"
+#include "cache/detail/remote_http.h"
 
 #include <chrono>
 
-#include "cache/entry_reader.h"
-#include "cache/file_io.h"
-#include "cache/http_client.h"
+#include "cache/detail/entry_reader.h"
+#include "cache/detail/file_io.h"
+#include "cache/detail/http_client.h"
+#include "cache/detail/layout.h"
+#include "cache/detail/manifest.h"
 #include "cache/key.h"
-#include "cache/layout.h"
-#include "cache/manifest.h"
 
 namespace optiml::cache {
 

@@ -1,8 +1,8 @@
 #include "cache/remote_transfer.h"
 
 #include "cache/build_cache.h"
-#include "cache/layout.h"
-#include "cache/remote_http.h"
+#include "cache/detail/layout.h"
+#include "cache/detail/remote_http.h"
 
 namespace optiml::cache {
 

@@ -5,9 +5,9 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
-#include "cache/file_io.h"
+#include "cache/detail/file_io.h"
+#include "cache/detail/manifest.h"
 #include "cache/key.h"
-#include "cache/manifest.h"
 
 namespace optiml::cache {
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "cache/atomic_write.h"
-#include "cache/entry_reader.h"
-#include "cache/file_io.h"
-#include "cache/layout.h"
-#include "cache/manifest.h"
+#include "cache/detail/atomic_write.h"
+#include "cache/detail/entry_reader.h"
+#include "cache/detail/file_io.h"
+#include "cache/detail/layout.h"
+#include "cache/detail/manifest.h"
 
 namespace optiml::cache {
 

@@ -1,7 +1,7 @@
 // Store::export_to and Store::import_from: whole entries between two stores, through put().
 #include <vector>
 
-#include "cache/layout.h"
+#include "cache/detail/layout.h"
 #include "cache/store.h"
 
 namespace optiml::cache {

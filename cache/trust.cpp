@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "cache/file_io.h"
+#include "cache/detail/file_io.h"
 
 namespace optiml::cache {
 

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/tune/candidate_evaluator.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/candidate_evaluator.h"
 
 using namespace optiml;
 
@@ -73,10 +73,10 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(scratch);
 
     const auto original = compile::compile(
-        tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
+        identity::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
     auto compile_start = std::chrono::steady_clock::now();
-    const auto variant =
-        compile::compile(tune::make_compile_request(spec, config, arch, compile::Output::Cubin));
+    const auto variant = compile::compile(
+        identity::make_compile_request(spec, config, arch, compile::Output::Cubin));
     const double compile_ms = ms_since(compile_start);
     if (!original.ok || !variant.ok) {
         std::fprintf(stderr, "compile failed:\n%s%s", original.log.c_str(), variant.log.c_str());

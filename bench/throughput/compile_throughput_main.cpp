@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/base/read_file.h"
 #include "driver/compile/compile_queue.h"
-#include "driver/compile/read_file.h"
 #include "driver/search/candidate_json.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/candidate_evaluator.h"
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
         const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(argv[2]));
         const int arch = manifest.at("device").at("arch").get<int>();
         const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 0;
-        const tune::SourceVariants sources(compile::read_file(spec.source));
+        const tune::SourceVariants sources(base::read_file(spec.source));
 
         compile::CompileQueue queue(threads);
         std::size_t variants = 0;

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "driver/analysis/analysis_error.h"
-#include "driver/analysis/format.h"
-#include "driver/analysis/least_squares.h"
+#include "driver/analysis/detail/least_squares.h"
+#include "driver/base/format.h"
 
 namespace optiml::analysis {
 
@@ -54,11 +54,12 @@ void validate(const CounterTable& table, const SelectionOptions& options) {
     if (options.top_candidates == 0) reject("options.top_candidates", "is 0", "at least 1");
     if (!(options.min_relative_correlation >= 0.0 && options.min_relative_correlation <= 1.0)) {
         reject("options.min_relative_correlation",
-               "is " + format::number(options.min_relative_correlation), "a fraction in [0, 1]");
+               "is " + base::format::number(options.min_relative_correlation),
+               "a fraction in [0, 1]");
     }
     if (!(options.max_missing_fraction >= 0.0 && options.max_missing_fraction <= 1.0)) {
-        reject("options.max_missing_fraction", "is " + format::number(options.max_missing_fraction),
-               "a fraction in [0, 1]");
+        reject("options.max_missing_fraction",
+               "is " + base::format::number(options.max_missing_fraction), "a fraction in [0, 1]");
     }
 }
 

@@ -3,18 +3,18 @@
 #include <string>
 
 #include "driver/analysis/evidence.h"
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 
 namespace optiml::analysis {
 
 namespace {
 
 std::string optional_number(const std::optional<double>& value, const std::string& unit) {
-    return value ? format::number(*value) + unit : "n/a";
+    return value ? base::format::number(*value) + unit : "n/a";
 }
 
 std::string optional_percent(const std::optional<double>& pct) {
-    return pct ? format::number(*pct) + "%" : "n/a";
+    return pct ? base::format::number(*pct) + "%" : "n/a";
 }
 
 std::string optional_integer(const std::optional<std::int64_t>& value) {
@@ -28,10 +28,10 @@ std::string where(const DominantStall& stall) {
 
 void append_metrics(std::string& text, const KernelCounters& metrics) {
     text += "## metrics — counters of this run\n\n| counter | value |\n|---|---|\n";
-    text += "| duration | " + format::seconds(metrics.duration_s) + " |\n";
-    text += "| DRAM bytes | " + format::si(metrics.dram_bytes, "B") + " |\n";
+    text += "| duration | " + base::format::seconds(metrics.duration_s) + " |\n";
+    text += "| DRAM bytes | " + base::format::si(metrics.dram_bytes, "B") + " |\n";
     for (const auto& [precision, flops] : metrics.flops) {
-        text += "| " + precision + " FLOPs | " + format::si(flops, "FLOP") + " |\n";
+        text += "| " + precision + " FLOPs | " + base::format::si(flops, "FLOP") + " |\n";
     }
     text += "| SM throughput | " + optional_percent(metrics.sm_throughput_pct) + " |\n";
     text += "| DRAM throughput | " + optional_percent(metrics.dram_throughput_pct) + " |\n";
@@ -57,24 +57,26 @@ void append_roofline(std::string& text, const RooflineVerdict& verdict) {
             optional_number(verdict.arithmetic_intensity, " FLOP/byte") +
             (verdict.precision.empty() ? "" : " (" + verdict.precision + ")") + " |\n";
     text += "| ridge point | " + optional_number(verdict.ridge_point, " FLOP/byte") + " |\n";
-    text += "| achieved | " + format::si(verdict.achieved_flops_per_s, "FLOP/s") + ", " +
-            format::si(verdict.achieved_bytes_per_s, "B/s") + " DRAM |\n";
-    text += "| attainable | " + format::si(verdict.attainable_flops_per_s, "FLOP/s") + " |\n";
-    text += "| fraction of the roof | " + format::percent(verdict.fraction_of_roof) +
+    text += "| achieved | " + base::format::si(verdict.achieved_flops_per_s, "FLOP/s") + ", " +
+            base::format::si(verdict.achieved_bytes_per_s, "B/s") + " DRAM |\n";
+    text += "| attainable | " + base::format::si(verdict.attainable_flops_per_s, "FLOP/s") + " |\n";
+    text += "| fraction of the roof | " + base::format::percent(verdict.fraction_of_roof) +
             (verdict.roof.empty() ? "" : " (" + verdict.roof + " roof)") + " |\n";
-    text += "| time at the roof / measured | " + format::seconds(verdict.time_at_roof_s) + " / " +
-            format::seconds(verdict.measured_s) + " |\n";
-    text += "| distance to the roof | " + format::seconds(verdict.distance_s) + " (" +
-            format::percent(verdict.distance_fraction) + " of the measured time) |\n";
-    text += "| memory / compute utilization | " + format::percent(verdict.memory_utilization) +
-            " / " + format::percent(verdict.compute_utilization) +
+    text += "| time at the roof / measured | " + base::format::seconds(verdict.time_at_roof_s) +
+            " / " + base::format::seconds(verdict.measured_s) + " |\n";
+    text += "| distance to the roof | " + base::format::seconds(verdict.distance_s) + " (" +
+            base::format::percent(verdict.distance_fraction) + " of the measured time) |\n";
+    text += "| memory / compute utilization | " +
+            base::format::percent(verdict.memory_utilization) + " / " +
+            base::format::percent(verdict.compute_utilization) +
             (verdict.limiter.empty() ? "" : " (limiter: " + verdict.limiter + ")") + " |\n\n";
 }
 
 void append_stalls(std::string& text, const StallSummary& stalls) {
-    text += "## Dominant stalls\n\nStalls holding more than " + format::percent(stalls.threshold) +
-            " of " + format::count(stalls.stalled_samples) + " stalled samples (" +
-            format::count(stalls.total_samples) + " samples in all).\n\n";
+    text += "## Dominant stalls\n\nStalls holding more than " +
+            base::format::percent(stalls.threshold) + " of " +
+            base::format::count(stalls.stalled_samples) + " stalled samples (" +
+            base::format::count(stalls.total_samples) + " samples in all).\n\n";
     if (stalls.dominant.empty()) {
         text += "No single line and reason dominates.\n\n";
         return;
@@ -82,7 +84,7 @@ void append_stalls(std::string& text, const StallSummary& stalls) {
     text += "| id | where | reason | share | what it means |\n|---|---|---|---|---|\n";
     for (const DominantStall& stall : stalls.dominant) {
         text += "| " + stall.id + " | " + where(stall) + " | " + stall.reason + " | " +
-                format::percent(stall.share) + " | " + stall.description + " |\n";
+                base::format::percent(stall.share) + " | " + stall.description + " |\n";
     }
     text += "\n";
 }
@@ -94,7 +96,7 @@ void append_counters(std::string& text, const CounterSelection& selection) {
         return;
     }
     text += "Least-squares fit on " + std::to_string(selection.variants) +
-            " variants: R² = " + format::number(selection.r_squared) + " (" +
+            " variants: R² = " + base::format::number(selection.r_squared) + " (" +
             std::to_string(selection.runs) +
             " selection runs).\n\n"
             "| id | counter | effect | picked in | own R² | what it measures |\n"
@@ -104,9 +106,10 @@ void append_counters(std::string& text, const CounterSelection& selection) {
                                    : counter.sign < 0 ? "more → faster"
                                                       : "none";
         text += "| " + counter.id + " | `" + counter.name + "` | " + effect + " (" +
-                format::number(counter.coefficient) + ") | " + format::percent(counter.frequency) +
-                " of runs | " + format::number(counter.unique_r_squared) + " | " +
-                counter.description + " |\n";
+                base::format::number(counter.coefficient) + ") | " +
+                base::format::percent(counter.frequency) + " of runs | " +
+                base::format::number(counter.unique_r_squared) + " | " + counter.description +
+                " |\n";
     }
     if (!selection.dropped.empty()) {
         text += "\nLeft out of the pool: ";

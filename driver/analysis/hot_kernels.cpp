@@ -6,7 +6,7 @@
 #include <map>
 
 #include "driver/analysis/analysis_error.h"
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 
 namespace optiml::analysis {
 
@@ -96,7 +96,8 @@ std::string kernel_short_name(std::string_view name, std::string_view demangled_
 HotKernelReport select_hot_kernels(const std::vector<KernelActivity>& launches,
                                    const HotKernelOptions& options) {
     if (!(options.time_share > 0.0 && options.time_share <= 1.0)) {
-        throw AnalysisError("hot kernels: time_share: is " + format::number(options.time_share) +
+        throw AnalysisError("hot kernels: time_share: is " +
+                            base::format::number(options.time_share) +
                             "; expected a share in (0, 1], e.g. 0.8");
     }
     if (options.max_hot == 0) {
@@ -162,22 +163,23 @@ HotKernelReport select_hot_kernels(const std::vector<KernelActivity>& launches,
 std::string to_markdown(const HotKernelReport& report) {
     std::string text = "# Kernels by GPU time\n\n";
     if (report.kernels.empty()) return text + "No kernel launches were recorded.\n";
-    text += "Total kernel time: " + format::seconds(static_cast<double>(report.total_ns) * 1e-9) +
-            ".\n\n| # | kernel | GPU time | share | cumulative | launches | hot |\n"
-            "|---|---|---|---|---|---|---|\n";
+    text +=
+        "Total kernel time: " + base::format::seconds(static_cast<double>(report.total_ns) * 1e-9) +
+        ".\n\n| # | kernel | GPU time | share | cumulative | launches | hot |\n"
+        "|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < report.kernels.size(); ++i) {
         const KernelTime& kernel = report.kernels[i];
         const std::string& shown =
             kernel.demangled_name.empty() ? kernel.name : kernel.demangled_name;
         text += "| " + std::to_string(i + 1) + " | `" + shown + "` | " +
-                format::seconds(static_cast<double>(kernel.total_ns) * 1e-9) + " | " +
-                format::percent(kernel.share) + " | " + format::percent(kernel.cumulative_share) +
-                " | " + std::to_string(kernel.launches) + " | " + (kernel.hot ? "yes" : "") +
-                " |\n";
+                base::format::seconds(static_cast<double>(kernel.total_ns) * 1e-9) + " | " +
+                base::format::percent(kernel.share) + " | " +
+                base::format::percent(kernel.cumulative_share) + " | " +
+                std::to_string(kernel.launches) + " | " + (kernel.hot ? "yes" : "") + " |\n";
     }
     if (report.hot_count == 0) return text;
     text += "\nThe " + std::to_string(report.hot_count) + " hot kernel(s) hold " +
-            format::percent(report.hot_share) + " of GPU time";
+            base::format::percent(report.hot_share) + " of GPU time";
     text += report.capped ? " (capped: the time is spread over many kernels).\n" : ".\n";
     text += "Add to CMakeLists.txt, one spec per kernel (see docs/spec.md):\n\n```cmake\n";
     for (const KernelTime& kernel : report.kernels) {

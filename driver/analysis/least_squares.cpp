@@ -1,4 +1,4 @@
-#include "driver/analysis/least_squares.h"
+#include "driver/analysis/detail/least_squares.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "driver/analysis/analysis_error.h"
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 
 namespace optiml::analysis {
 
@@ -18,13 +18,13 @@ namespace {
 
 void require_positive(double value, const std::string& field, const std::string& fix) {
     if (!std::isfinite(value) || value <= 0.0) {
-        reject(field, "is " + format::number(value), "a finite number above 0 (" + fix + ")");
+        reject(field, "is " + base::format::number(value), "a finite number above 0 (" + fix + ")");
     }
 }
 
 void require_non_negative(double value, const std::string& field) {
     if (!std::isfinite(value) || value < 0.0) {
-        reject(field, "is " + format::number(value), "a finite number >= 0");
+        reject(field, "is " + base::format::number(value), "a finite number >= 0");
     }
 }
 
@@ -46,8 +46,8 @@ void validate(const KernelCounters& counters, const DeviceCeilings& ceilings) {
         const auto peak = ceilings.flops_per_s.find(precision);
         if (peak == ceilings.flops_per_s.end()) {
             reject("ceilings.flops_per_s." + precision,
-                   "missing, but the kernel counts " + format::number(flops) + " " + precision +
-                       " FLOPs",
+                   "missing, but the kernel counts " + base::format::number(flops) + " " +
+                       precision + " FLOPs",
                    "a calibrated peak for every precision the kernel uses");
         }
         require_positive(peak->second, "ceilings.flops_per_s." + precision,
@@ -96,8 +96,8 @@ std::optional<double> from_pct(const std::optional<double>& pct) {
 }
 
 std::string limiter_phrase(const std::string& limiter, const RooflineVerdict& verdict) {
-    const std::string memory = format::percent(verdict.memory_utilization);
-    const std::string compute = format::percent(verdict.compute_utilization);
+    const std::string memory = base::format::percent(verdict.memory_utilization);
+    const std::string compute = base::format::percent(verdict.compute_utilization);
     if (limiter == "dram_roof") return "DRAM traffic runs at " + memory + " of the bandwidth roof";
     if (limiter == "compute_roof")
         return verdict.precision + " arithmetic runs at " + compute + " of its peak";
@@ -113,12 +113,13 @@ std::string intensity_phrase(const RooflineVerdict& verdict) {
                                          : "no DRAM traffic";
     }
     if (verdict.precision.empty()) return "no floating-point work";
-    std::string phrase = "arithmetic intensity " + format::number(*verdict.arithmetic_intensity) +
-                         " FLOP/byte (" + verdict.precision + ")";
+    std::string phrase = "arithmetic intensity " +
+                         base::format::number(*verdict.arithmetic_intensity) + " FLOP/byte (" +
+                         verdict.precision + ")";
     if (verdict.ridge_point) {
         phrase +=
             *verdict.arithmetic_intensity < *verdict.ridge_point ? ", below" : ", at or above";
-        phrase += " the ridge point of " + format::number(*verdict.ridge_point);
+        phrase += " the ridge point of " + base::format::number(*verdict.ridge_point);
     }
     return phrase;
 }
@@ -126,20 +127,21 @@ std::string intensity_phrase(const RooflineVerdict& verdict) {
 std::string explain(const RooflineVerdict& verdict) {
     std::string sentence;
     if (verdict.bound == Bound::Latency) {
-        sentence = "Latency-bound: neither memory (" + format::percent(verdict.memory_utilization) +
-                   " of its ceiling) nor compute (" + format::percent(verdict.compute_utilization) +
-                   ") reaches " + format::percent(kNearCeiling) +
-                   ", so the time goes to waiting (latency, too little parallelism or launch "
-                   "overhead) rather than to a saturated unit, with " +
-                   intensity_phrase(verdict);
+        sentence =
+            "Latency-bound: neither memory (" + base::format::percent(verdict.memory_utilization) +
+            " of its ceiling) nor compute (" + base::format::percent(verdict.compute_utilization) +
+            ") reaches " + base::format::percent(kNearCeiling) +
+            ", so the time goes to waiting (latency, too little parallelism or launch "
+            "overhead) rather than to a saturated unit, with " +
+            intensity_phrase(verdict);
     } else {
         sentence =
             std::string(verdict.bound == Bound::Memory ? "Memory-bound: " : "Compute-bound: ") +
             limiter_phrase(verdict.limiter, verdict) + ", with " + intensity_phrase(verdict);
     }
     if (verdict.time_at_roof_s > 0.0) {
-        sentence += "; at the roof it would take " + format::seconds(verdict.time_at_roof_s) +
-                    " instead of " + format::seconds(verdict.measured_s);
+        sentence += "; at the roof it would take " + base::format::seconds(verdict.time_at_roof_s) +
+                    " instead of " + base::format::seconds(verdict.measured_s);
     }
     return sentence + ".";
 }

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "driver/analysis/analysis_error.h"
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 
 namespace optiml::analysis {
 
@@ -47,7 +47,7 @@ std::vector<LineStalls> stalls_by_line(const std::vector<StallSample>& samples) 
 
 StallSummary summarize_stalls(const std::vector<StallSample>& samples, double threshold) {
     if (!std::isfinite(threshold) || threshold < 0.0 || threshold >= 1.0) {
-        throw AnalysisError("stalls: threshold: is " + format::number(threshold) +
+        throw AnalysisError("stalls: threshold: is " + base::format::number(threshold) +
                             "; expected a share in [0, 1), e.g. 0.30 for 30% of stalled samples");
     }
     StallSummary summary;

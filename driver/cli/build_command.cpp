@@ -1,10 +1,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "driver/build/kernel_build.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/llm_options.h"
 #include "driver/search/strategy.h"
-#include "driver/tune/kernel_build.h"
 
 namespace optiml::cli {
 
@@ -44,7 +44,7 @@ void add_build_command(CLI::App& app) {
         "build",
         "Look up (or tune) a kernel for each architecture and generate its launcher "
         "(what CMake's optiml_optimize_kernel() runs)");
-    auto options = std::make_shared<tune::BuildOptions>();
+    auto options = std::make_shared<build::BuildOptions>();
     auto archs = std::make_shared<std::string>();
     auto mode = std::make_shared<std::string>("auto");
     auto llm = std::make_shared<llm::LlmOverrides>();
@@ -100,13 +100,13 @@ void add_build_command(CLI::App& app) {
         if (options->archs.empty() && options->compile_commands.empty())
             throw CLI::ValidationError("--archs",
                                        "required without --compile-commands (e.g. --archs 90)");
-        options->mode = *tune::parse_mode(*mode);
+        options->mode = *build::parse_mode(*mode);
         options->llm_flags = *llm;  // recorded for retune, whatever the mode
         try {
             // Only a tuning talks to the LLM: a cache-only or off build ignores its settings.
-            if (options->mode == tune::Mode::Auto || options->mode == tune::Mode::Retune)
-                options->llm = resolve_llm_config(*llm);
-            exit_status() = tune::run_build(*options, std::cout);
+            if (options->mode == build::Mode::Auto || options->mode == build::Mode::Retune)
+                options->llm = llm::resolve_config(*llm);
+            exit_status() = build::run_build(*options, std::cout);
         } catch (const std::exception& e) {
             std::cout << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;

@@ -7,9 +7,10 @@
 #include "driver/cli/commands.h"
 #include "driver/cli/llm_options.h"
 #include "driver/compile/image_cache.h"
+#include "driver/identity/kernel_identity.h"
+#include "driver/identity/kernel_key.h"
 #include "driver/spec/spec.h"
-#include "driver/tune/kernel_identity.h"
-#include "driver/tune/kernel_key.h"
+#include "driver/tune/llm_settings.h"
 #include "driver/tune/timing_conditions.h"
 
 namespace optiml::cli {
@@ -251,9 +252,10 @@ void add_cache_command(CLI::App& app) {
     add_llm_options(*key_command, *llm);
     key_command->callback([=] {
         guarded([&] {
-            const tune::ResolvedKernel kernel = tune::resolve_kernel(*spec_file, *build_dir);
-            const llm::LlmConfig config = tune::build_llm_config(kernel, resolve_llm_config(*llm));
-            std::cout << cache::compute_key(tune::key_inputs(
+            const identity::ResolvedKernel kernel =
+                identity::resolve_kernel(*spec_file, *build_dir);
+            const llm::LlmConfig config = tune::build_llm_config(kernel, llm::resolve_config(*llm));
+            std::cout << cache::compute_key(identity::key_inputs(
                              kernel.spec, kernel.sources, *arch,
                              tune::llm_key_inputs(config, kernel.spec.budget.strategy)))
                       << "\n";

@@ -1,8 +1,8 @@
 #include <iostream>
 
 #include "driver/cli/commands.h"
+#include "driver/identity/kernel_key.h"
 #include "driver/measure/worker_client.h"
-#include "driver/tune/kernel_key.h"
 
 namespace optiml::cli {
 
@@ -18,9 +18,9 @@ void add_devices_command(CLI::App& app) {
             }
             if (probe.devices.empty()) std::cout << "no CUDA GPU available: " << probe.note << "\n";
             for (const auto& d : probe.devices)
-                std::cout << d.index << ": " << d.name << " (" << tune::arch_name(d.arch) << ", "
-                          << d.sms << " SMs, L2 " << d.l2_bytes / (1024 * 1024) << " MiB, driver "
-                          << d.driver << ")\n";
+                std::cout << d.index << ": " << d.name << " (" << identity::arch_name(d.arch)
+                          << ", " << d.sms << " SMs, L2 " << d.l2_bytes / (1024 * 1024)
+                          << " MiB, driver " << d.driver << ")\n";
         });
 }
 

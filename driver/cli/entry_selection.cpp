@@ -2,22 +2,23 @@
 
 #include <filesystem>
 
+#include "driver/identity/kernel_key.h"
 #include "driver/search/tree_json.h"
 #include "driver/spec/spec.h"
-#include "driver/tune/kernel_key.h"
 
 namespace optiml::cli {
 namespace {
 
 std::vector<std::string> keys_of_spec(const cache::Store& store, const std::string& spec_path) {
     const spec::Spec spec = spec::load_spec(spec_path);
-    const auto sources = tune::scan_sources(spec);
+    const auto sources = identity::scan_sources(spec);
     std::vector<std::string> keys;
     for (const auto& key : store.keys()) {
         const auto entry = store.inspect(key);
         if (!entry || entry->manifest.value("name", "") != spec.name) continue;
         const int arch = entry->manifest.value("device", nlohmann::json::object()).value("arch", 0);
-        if (cache::compute_key(tune::key_inputs(spec, sources, arch)) == key) keys.push_back(key);
+        if (cache::compute_key(identity::key_inputs(spec, sources, arch)) == key)
+            keys.push_back(key);
     }
     if (keys.empty())
         throw cache::CacheError(

@@ -29,10 +29,4 @@ void add_llm_options(CLI::App& command, llm::LlmOverrides& overrides) {
         ->check(CLI::PositiveNumber);
 }
 
-llm::LlmConfig resolve_llm_config(const llm::LlmOverrides& overrides) {
-    llm::LlmConfig config = llm::apply_overrides(llm::llm_config_from_environment(), overrides);
-    llm::validate(config);
-    return config;
-}
-
 }  // namespace optiml::cli

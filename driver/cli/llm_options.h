@@ -11,8 +11,4 @@ namespace optiml::cli {
 
 void add_llm_options(CLI::App& command, llm::LlmOverrides& overrides);
 
-// The environment's OPTIML_LLM_* with the flags given applied, validated. Throws llm::LlmError
-// naming the variable or flag at fault.
-llm::LlmConfig resolve_llm_config(const llm::LlmOverrides& overrides);
-
 }  // namespace optiml::cli

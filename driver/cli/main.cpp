@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "driver/cli/commands.h"
-#include "driver/tune/version.h"
+#include "driver/identity/version.h"
 
 int main(int argc, char** argv) {
     CLI::App app{"OptiML: build-time CUDA kernel tuning with a content-addressed cache"};
-    app.set_version_flag("--version", optiml::tune::kVersion);
+    app.set_version_flag("--version", optiml::identity::kVersion);
     app.require_subcommand(1);
     optiml::cli::add_build_command(app);
     optiml::cli::add_tune_command(app);

@@ -1,17 +1,17 @@
 #include <iostream>
 
 #include "driver/cli/commands.h"
-#include "driver/cli/spec_profile.h"
 #include "driver/profile/app_profile_command.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/gpu_lock.h"
+#include "driver/tune/spec_profile.h"
 
 namespace optiml::cli {
 
 void add_profile_command(CLI::App& app) {
     auto* command = app.add_subcommand(
         "profile", "Evidence report of one kernel variant (--spec), or hot kernels of a program");
-    auto options = std::make_shared<SpecProfileOptions>();
+    auto options = std::make_shared<tune::SpecProfileOptions>();
     auto spec = std::make_shared<std::string>();
     auto cache_dir = std::make_shared<std::string>();
     auto json = std::make_shared<std::string>();
@@ -62,7 +62,7 @@ void add_profile_command(CLI::App& app) {
         for (const auto& seed : *seeds) options->seeds.emplace_back(seed);
         try {
             tune::GpuLock lock;
-            exit_status() = run_spec_profile(*options, std::cout, std::cerr);
+            exit_status() = tune::run_spec_profile(*options, std::cout, std::cerr);
         } catch (const std::exception& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";
             exit_status() = 1;

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 #include "driver/search/recording_file.h"
 
 namespace optiml::cli {
@@ -48,9 +48,9 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
     const auto& best = result.trace[*result.best];
     char ratio[32];
     std::snprintf(ratio, sizeof(ratio), "%.4f", best.outcome.median_ms / *optimum);
-    out << "optiml: best found " << analysis::format::milliseconds(best.outcome.median_ms) << " ("
+    out << "optiml: best found " << base::format::milliseconds(best.outcome.median_ms) << " ("
         << search::format_candidate(best.candidate) << "), recorded optimum "
-        << analysis::format::milliseconds(*optimum) << ": ratio " << ratio << "\n";
+        << base::format::milliseconds(*optimum) << ": ratio " << ratio << "\n";
     if (const auto within = search::evaluations_until(result, *optimum * 1.02))
         out << "optiml: within 2% of the optimum after " << *within << " evaluations\n";
     else

@@ -1,11 +1,11 @@
 // `optiml retune --build-dir <dir>`: re-tunes every kernel a build declared and writes the
-// regression report (driver/tune/retune.h).
+// regression report (driver/retune/retune.h).
 #include <iostream>
 
 #include "cache/build_cache.h"
 #include "cache/remote_config.h"
 #include "driver/cli/commands.h"
-#include "driver/tune/retune.h"
+#include "driver/retune/retune.h"
 
 namespace optiml::cli {
 
@@ -14,7 +14,7 @@ void add_retune_command(CLI::App& app) {
         "retune",
         "Re-tune every kernel a build declared on this machine's GPUs, compare each new winner "
         "with the cached one side by side, and write a regression report");
-    auto options = std::make_shared<tune::RetuneOptions>();
+    auto options = std::make_shared<retune::RetuneOptions>();
     command
         ->add_option("--build-dir", options->build_dir,
                      "The project's build folder (its optiml-kernels/ lists the kernels)")
@@ -62,7 +62,7 @@ void add_retune_command(CLI::App& app) {
                 return;
             }
         }
-        exit_status() = tune::run_retune(*options, std::cout);
+        exit_status() = retune::run_retune(*options, std::cout);
     });
 }
 

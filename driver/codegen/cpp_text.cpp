@@ -1,4 +1,4 @@
-#include "driver/codegen/cpp_text.h"
+#include "driver/codegen/detail/cpp_text.h"
 
 #include <algorithm>
 #include <cctype>

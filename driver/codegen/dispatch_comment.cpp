@@ -2,8 +2,8 @@
 // and why, so a reader of the build tree (or a bug report) sees the dispatch without running it.
 #include <sstream>
 
-#include "driver/codegen/cpp_text.h"
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/cpp_text.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

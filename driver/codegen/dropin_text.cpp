@@ -6,8 +6,8 @@
 // that is none of them launches nothing (that kernel on another block computes garbage).
 #include <sstream>
 
-#include "driver/codegen/cpp_text.h"
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/cpp_text.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

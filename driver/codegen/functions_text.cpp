@@ -3,8 +3,8 @@
 #include <optional>
 #include <sstream>
 
-#include "driver/codegen/cpp_text.h"
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/cpp_text.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

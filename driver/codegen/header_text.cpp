@@ -2,8 +2,8 @@
 // tuned variants), so a new tuning result does not recompile the user's sources that include it.
 #include <sstream>
 
-#include "driver/codegen/cpp_text.h"
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/cpp_text.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 

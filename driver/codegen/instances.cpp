@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

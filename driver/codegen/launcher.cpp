@@ -6,7 +6,7 @@
 #include <cctype>
 #include <optional>
 
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "driver/spec/kernel_source.h"
 
-#include "driver/codegen/cpp_text.h"
-#include "driver/codegen/render.h"
+#include "driver/codegen/detail/cpp_text.h"
+#include "driver/codegen/detail/render.h"
 
 namespace optiml::codegen {
 namespace {

@@ -1,11 +1,11 @@
 // Writes generated files only when their content changed (an unchanged launcher must not make
 // the user's build recompile anything), atomically, so a concurrent build never reads half a file.
-#include <unistd.h>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <system_error>
 
+#include "driver/base/atomic_write.h"
 #include "driver/codegen/launcher.h"
 
 namespace optiml::codegen {
@@ -28,23 +28,9 @@ bool write_if_changed(const std::filesystem::path& path, const std::string& cont
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     if (error) fail(path.parent_path(), "cannot create the folder (" + error.message() + ")");
-    // Unique per process: two builds generating the same launcher do not share a temporary.
-    std::filesystem::path temporary = path;
-    temporary += ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << content;
-        out.close();
-        if (!out) {
-            std::filesystem::remove(temporary, error);
-            fail(temporary, "cannot write the file");
-        }
-    }
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        std::filesystem::remove(temporary, error);
-        fail(path, "cannot replace the file (" + error.message() + ")");
-    }
+    // Two builds generating the same launcher each write a whole file.
+    if (const std::string why = base::try_write_file_atomically(path, content); !why.empty())
+        fail(path, "cannot replace the file (" + why + ")");
     return true;
 }
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/compile/read_file.h"
+#include "driver/base/read_file.h"
 
 namespace optiml::compile {
 namespace fs = std::filesystem;
@@ -150,8 +150,8 @@ class Parser {
             return;
         }
         if (name == "--options-file" || name == "-optf") {
-            for (std::string& extra :
-                 split_shell_words(read_file(absolute_in(command_.directory, value_of(split)))))
+            for (std::string& extra : split_shell_words(
+                     base::read_file(absolute_in(command_.directory, value_of(split)))))
                 words_.insert(words_.begin() + static_cast<long>(position_ + 1), std::move(extra));
             return;
         }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "driver/compile/elapsed.h"
+#include "driver/base/elapsed.h"
 
 namespace optiml::compile {
 
@@ -75,7 +75,7 @@ CompileQueue::Done CompileQueue::run(std::size_t ticket, const CompileRequest& r
     done.result =
         cache_ ? cache_->find_or_compile(image_key(request, headers_digest_), request, &done.cached)
                : compile(request);
-    done.compile_ms = since_ms(start);
+    done.compile_ms = base::since_ms(start);
     return done;
 }
 

@@ -1,4 +1,4 @@
-#include "driver/compile/cubin_symbols.h"
+#include "driver/compile/detail/cubin_symbols.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "driver/compile/host_compiler.h"
 
-#include "driver/compile/run_process.h"
+#include "driver/base/run_process.h"
 
 namespace optiml::compile {
 
@@ -12,8 +12,8 @@ HostCompileResult compile_shared_object(const std::string& compiler,
     for (const auto& dir : include_dirs) arguments.push_back("-I" + dir.string());
     arguments.insert(arguments.end(), {"-o", output.string(), source.string()});
     HostCompileResult result;
-    result.command = command_line(arguments);
-    const ProcessResult run = run_process(arguments, output.string() + ".log");
+    result.command = base::command_line(arguments);
+    const base::ProcessResult run = base::run_process(arguments, output.string() + ".log");
     result.ok = run.ok();
     result.log = run.log;
     return result;

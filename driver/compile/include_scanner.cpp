@@ -1,6 +1,6 @@
 #include "driver/compile/include_scanner.h"
 
-#include "driver/compile/read_file.h"
+#include "driver/base/read_file.h"
 
 #include <algorithm>
 #include <optional>
@@ -60,7 +60,7 @@ std::vector<ScannedFile> scan_includes(const fs::path& source,
     // The source first; each file found is scanned in turn (`next`), and keeps the name it has in
     // the key's terms: a header of a folder outside the project passes its "<include>/..." prefix
     // on to the headers it includes from beside it.
-    std::vector<ScannedFile> files{{root, relative_to(root, base), read_file(root), {}}};
+    std::vector<ScannedFile> files{{root, relative_to(root, base), base::read_file(root), {}}};
     std::vector<std::string> outside_names{""};  // per file; "" inside the project
     for (std::size_t next = 0; next < files.size(); ++next) {
         const fs::path including_dir = files[next].path.parent_path();
@@ -84,7 +84,7 @@ std::vector<ScannedFile> scan_includes(const fs::path& source,
                                    .generic_string();
             files.push_back({header,
                              outside_name.empty() ? relative_to(header, base) : outside_name,
-                             read_file(header),
+                             base::read_file(header),
                              {}});
             outside_names.push_back(std::move(outside_name));
         }

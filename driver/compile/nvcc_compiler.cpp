@@ -7,11 +7,12 @@
 #include <regex>
 #include <string_view>
 
-#include "driver/compile/cubin_symbols.h"
+#include "driver/base/read_file.h"
+#include "driver/base/run_process.h"
+#include "driver/base/scratch_dir.h"
+#include "driver/compile/detail/cubin_symbols.h"
 #include "driver/compile/kernel_symbol.h"
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/compile/read_file.h"
-#include "driver/compile/run_process.h"
 
 namespace optiml::compile {
 namespace fs = std::filesystem;
@@ -26,25 +27,6 @@ constexpr std::array<std::string_view, 8> kNvrtcOnly = {"-default-device",
                                                         "--builtin-initializer-list",
                                                         "--device-int128",
                                                         "--fdevice-time-trace"};
-
-// A scratch folder of its own, removed when done: nothing is written beside the user's files.
-class ScratchFolder {
-  public:
-    ScratchFolder() {
-        std::string pattern = (fs::temp_directory_path() / "optiml-nvcc-XXXXXX").string();
-        if (mkdtemp(pattern.data())) path_ = pattern;
-    }
-    ~ScratchFolder() {
-        std::error_code ignored;
-        if (!path_.empty()) fs::remove_all(path_, ignored);
-    }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ScratchFolder& operator=(const ScratchFolder&) = delete;
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
 
 CompileResult failure(std::string message) {
     CompileResult result;
@@ -78,9 +60,10 @@ std::string nvcc_path() {
 
 std::string nvcc_version() {
     static const std::string version = [] {
-        const ScratchFolder scratch;
+        const base::ScratchDir scratch("optiml-nvcc");
         if (scratch.path().empty()) return std::string();
-        const ProcessResult run = run_process({nvcc_path(), "--version"}, scratch.path() / "log");
+        const base::ProcessResult run =
+            base::run_process({nvcc_path(), "--version"}, scratch.path() / "log");
         std::smatch match;
         static const std::regex release(R"(, V([0-9][0-9.]*))");
         if (!run.ok() || !std::regex_search(run.log, match, release)) return std::string();
@@ -133,7 +116,7 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
             return failure("the option \"" + option +
                            "\" is NVRTC's only; nvcc has no equivalent: drop it from the spec's "
                            "nvrtc_options or compile with \"compiler\": \"nvrtc\"\n");
-    const ScratchFolder scratch;
+    const base::ScratchDir scratch("optiml-nvcc");
     if (scratch.path().empty()) return failure("cannot create a scratch folder for nvcc\n");
     const fs::path source = scratch.path() / fs::path(request.source_name).filename();
     const fs::path output = scratch.path() / "kernel.out";
@@ -142,24 +125,24 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
     const bool link = request.relocatable && request.output == Output::Cubin;
     const fs::path compiled = link ? scratch.path() / "relocatable.cubin" : output;
     const std::vector<std::string> arguments = nvcc_arguments(request, source, compiled);
-    ProcessResult run = run_process(arguments, scratch.path() / "nvcc.log");
+    base::ProcessResult run = base::run_process(arguments, scratch.path() / "nvcc.log");
     CompileResult result;
     result.log = run.log;
     if (!run.ok()) {
-        if (!run.started) result.log += "\n(nvcc: " + command_line(arguments) + ")\n";
+        if (!run.started) result.log += "\n(nvcc: " + base::command_line(arguments) + ")\n";
         return result;
     }
     if (link) {  // -rdc=true: the relocatable CUBIN linked alone, as the program links its own
         const std::vector<std::string> dlink =
             nvcc_device_link_arguments(request, compiled.string(), output.string());
-        run = run_process(dlink, scratch.path() / "nvlink.log");
+        run = base::run_process(dlink, scratch.path() / "nvlink.log");
         result.log += run.log;
         if (!run.ok()) {
-            result.log += "\n(device link: " + command_line(dlink) + ")\n";
+            result.log += "\n(device link: " + base::command_line(dlink) + ")\n";
             return result;
         }
     }
-    result.binary = read_file(output);
+    result.binary = base::read_file(output);
     if (result.binary.empty()) return failure(result.log + "nvcc produced no output\n");
     const std::vector<std::string> symbols = request.output == Output::Cubin
                                                  ? cubin_entry_symbols(result.binary)

@@ -6,15 +6,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/init/captured_spec.h"
+#include "driver/base/atomic_write.h"
+#include "driver/init/detail/captured_spec.h"
 #include "driver/init/spec_skeleton.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/app_capture.h"
 #include "driver/profile/profile_error.h"
 #include "driver/profile/record_folder.h"
 #include "driver/profile/run_program.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace fs = std::filesystem;
 
@@ -35,17 +36,16 @@ std::string read_text(const fs::path& path) {
 const Source* defining_source(const std::vector<Source>& sources, const std::string& kernel) {
     for (const Source& source : sources) {
         try {
-            propose::find_kernel(source.text, kernel);
+            source::find_kernel(source.text, kernel);
             return &source;
-        } catch (const propose::RewriteError&) {
+        } catch (const source::RewriteError&) {
         }
     }
     return nullptr;
 }
 
 void write_or_throw(const fs::path& path, const std::string& data) {
-    std::string error;
-    if (!profile::activity::write_file_atomically(path.string(), data, error)) {
+    if (const std::string error = base::try_write_file_atomically(path, data); !error.empty()) {
         throw profile::ProfileError(error + "; choose a writable --output-dir");
     }
 }

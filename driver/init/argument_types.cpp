@@ -1,18 +1,18 @@
 // C++ spellings of the spec's element types, including the <cstdint> names kernels use.
-#include "driver/init/argument_types.h"
+#include "driver/init/detail/argument_types.h"
 
 #include <array>
 #include <utility>
 
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/tunable_knobs.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/tunable_knobs.h"
 
 namespace optiml::init {
 
-std::string base_type(const propose::KernelParameter& parameter) {
+std::string base_type(const source::KernelParameter& parameter) {
     std::string text;
-    for (const propose::Token& token : propose::code_tokens(parameter.declaration)) {
-        const std::string_view word = propose::token_text(parameter.declaration, token);
+    for (const source::Token& token : source::code_tokens(parameter.declaration)) {
+        const std::string_view word = source::token_text(parameter.declaration, token);
         if (word == "const" || word == "volatile" || word == "__restrict__" ||
             word == "__restrict" || word == "restrict" || word == "*" || word == "&" ||
             word == "__grid_constant__" || word == parameter.name)
@@ -59,15 +59,15 @@ std::optional<spec::ElementType> element_type(const std::string& base_type) {
 }
 
 std::map<std::string, std::string> template_type_defaults(std::string_view source,
-                                                          const propose::KernelText& kernel) {
+                                                          const source::KernelText& kernel) {
     std::map<std::string, std::string> defaults;
-    for (const propose::TemplateParameter& p : propose::template_parameters(source, kernel))
+    for (const source::TemplateParameter& p : source::template_parameters(source, kernel))
         if ((p.kind == "typename" || p.kind == "class") && !p.default_value.empty())
             defaults[p.name] = p.default_value;
     return defaults;
 }
 
-std::string resolved_base_type(const propose::KernelParameter& parameter,
+std::string resolved_base_type(const source::KernelParameter& parameter,
                                const std::map<std::string, std::string>& type_defaults) {
     const std::string base = base_type(parameter);
     const auto found = type_defaults.find(base);

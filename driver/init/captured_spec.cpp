@@ -1,4 +1,4 @@
-#include "driver/init/captured_spec.h"
+#include "driver/init/detail/captured_spec.h"
 
 #include <algorithm>
 #include <array>
@@ -11,12 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/init/argument_types.h"
+#include "driver/init/detail/argument_types.h"
+#include "driver/init/detail/template_arguments.h"
 #include "driver/init/spec_skeleton.h"
-#include "driver/init/template_arguments.h"
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/tunable_knobs.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/tunable_knobs.h"
 
 namespace optiml::init {
 namespace {
@@ -111,10 +111,10 @@ struct BlockAxes {
     std::array<bool, 3> names_block_size{};
 };
 
-BlockAxes block_axes(std::string_view source, const propose::KernelText& text) {
+BlockAxes block_axes(std::string_view source, const source::KernelText& text) {
     BlockAxes axes;
-    const std::vector<propose::Token> code = propose::code_tokens(source);
-    const auto word = [&](std::size_t i) { return propose::token_text(source, code[i]); };
+    const std::vector<source::Token> code = source::code_tokens(source);
+    const auto word = [&](std::size_t i) { return source::token_text(source, code[i]); };
     for (std::size_t i = 0; i < code.size(); ++i) {
         const bool in_body = code[i].begin >= text.body_begin && code[i].end <= text.body_end;
         for (std::size_t a = 0; a < 3; ++a) {
@@ -165,14 +165,14 @@ struct TemplateValue {
     long long value = 0;
 };
 
-std::vector<TemplateValue> template_values(std::string_view source, const propose::KernelText& text,
+std::vector<TemplateValue> template_values(std::string_view source, const source::KernelText& text,
                                            const std::vector<std::string>& launched) {
-    const auto parameters = propose::template_parameters(source, text);
+    const auto parameters = source::template_parameters(source, text);
     std::vector<TemplateValue> values;
     if (launched.size() != parameters.size()) return values;
     for (std::size_t i = 0; i < parameters.size(); ++i) {
-        const propose::TemplateParameter& p = parameters[i];
-        const auto value = propose::integer_literal(launched[i]);
+        const source::TemplateParameter& p = parameters[i];
+        const auto value = source::integer_literal(launched[i]);
         if (value && !p.name.empty() && p.kind != "typename" && p.kind != "class" &&
             (p.default_value.empty() || p.integer_default))
             values.push_back({p.name, tuned_template_name(p, source), *value});
@@ -186,10 +186,10 @@ std::vector<TemplateValue> template_values(std::string_view source, const propos
 // block size, is tuned: the block is that parameter and the grid follows it (as ceil_div of an
 // integer scalar when one gives the captured grid, else of the threads launched).
 void map_geometry(const CapturedLaunch& launch, std::string_view source,
-                  const propose::KernelText& text, const std::vector<Scalar>& scalars,
+                  const source::KernelText& text, const std::vector<Scalar>& scalars,
                   const std::vector<TemplateValue>& template_values, ObservedLaunch& observed) {
     std::map<std::string, long long> knobs;
-    for (const propose::MacroDefault& macro : propose::macro_defaults(source))
+    for (const source::MacroDefault& macro : source::macro_defaults(source))
         if (macro.integer) knobs[macro.name] = *macro.integer;
     std::array<std::string, 3> block_knob;  // per axis, the parameter its block is
     const BlockAxes axes = block_axes(source, text);
@@ -274,7 +274,7 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
 CapturedSpec captured_spec(std::string_view source, const std::string& source_path,
                            const std::string& kernel, const CapturedLaunch& launch,
                            const std::string& origin, const std::string& data_folder) {
-    const propose::KernelText text = propose::find_kernel(source, kernel);
+    const source::KernelText text = source::find_kernel(source, kernel);
     // The instantiation launched fixes the template: its types type the arguments.
     const std::vector<std::string> launched = template_arguments(launch.demangled_name, kernel);
     const std::map<std::string, std::string> type_defaults = template_types(source, text, launched);
@@ -306,7 +306,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
     observed.arguments.resize(text.parameters.size());
     std::vector<std::optional<spec::ElementType>> types;
     for (std::size_t i = 0; i < text.parameters.size(); ++i) {
-        const propose::KernelParameter& p = text.parameters[i];
+        const source::KernelParameter& p = text.parameters[i];
         types.push_back(element_type(resolved_base_type(p, type_defaults)));
         if (!captured || p.is_pointer) continue;
         const std::string name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
@@ -329,7 +329,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
         }
     }
     for (std::size_t i = 0; captured && i < text.parameters.size(); ++i) {
-        const propose::KernelParameter& p = text.parameters[i];
+        const source::KernelParameter& p = text.parameters[i];
         if (!p.is_pointer) continue;
         const std::string name = p.name.empty() ? "arg" + std::to_string(i) : p.name;
         const CapturedParameter& parameter = launch.parameters[i];

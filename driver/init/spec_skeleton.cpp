@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/init/argument_types.h"
-#include "driver/init/template_arguments.h"
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/tunable_knobs.h"
+#include "driver/init/detail/argument_types.h"
+#include "driver/init/detail/template_arguments.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/tunable_knobs.h"
 
 namespace optiml::init {
 namespace {
@@ -56,17 +56,17 @@ bool is_block_size(const std::string& name) {
 }
 
 struct Knobs {
-    std::vector<propose::MacroDefault> macros;  // integer defaults only
-    std::vector<std::string> not_integers;      // "element_t (float)"
+    std::vector<source::MacroDefault> macros;  // integer defaults only
+    std::vector<std::string> not_integers;     // "element_t (float)"
     bool has(const std::string& name) const {
         return std::any_of(macros.begin(), macros.end(),
-                           [&](const propose::MacroDefault& m) { return m.name == name; });
+                           [&](const source::MacroDefault& m) { return m.name == name; });
     }
 };
 
 Knobs read_knobs(std::string_view source) {
     Knobs knobs;
-    for (propose::MacroDefault& macro : propose::macro_defaults(source)) {
+    for (source::MacroDefault& macro : source::macro_defaults(source)) {
         if (macro.integer)
             knobs.macros.push_back(std::move(macro));
         else
@@ -75,7 +75,7 @@ Knobs read_knobs(std::string_view source) {
     return knobs;
 }
 
-Entry argument_entry(const propose::KernelParameter& parameter, std::size_t index,
+Entry argument_entry(const source::KernelParameter& parameter, std::size_t index,
                      const std::map<std::string, std::string>& type_defaults,
                      const std::string& size_hint, bool written, bool launched_types,
                      const ObservedArgument* observed) {
@@ -145,7 +145,7 @@ Entry argument_entry(const propose::KernelParameter& parameter, std::size_t inde
     return entry;
 }
 
-Entry parameter_entry(const propose::MacroDefault& macro) {
+Entry parameter_entry(const source::MacroDefault& macro) {
     const long long value = *macro.integer;
     Entry entry;
     const std::string where =
@@ -176,14 +176,14 @@ struct KernelName {
     std::vector<Entry> parameters;  // the tuned template parameters
 };
 
-bool is_type_parameter(const propose::TemplateParameter& p) {
+bool is_type_parameter(const source::TemplateParameter& p) {
     return p.kind == "typename" || p.kind == "class";
 }
 
 // A template parameter the launch instantiated at `launched`: that is the original. Sized blocks
 // (`block`) try Kernel Tuner's block sizes; any other keeps the one value (and the source's
 // default) until the user adds more, since nothing says which others the kernel can take.
-Entry captured_template_parameter_entry(const propose::TemplateParameter& p,
+Entry captured_template_parameter_entry(const source::TemplateParameter& p,
                                         const std::string& tuned, long long launched, bool block) {
     std::vector<long long> numbers =
         block ? block_size_values(launched) : std::vector<long long>{launched};
@@ -203,7 +203,7 @@ Entry captured_template_parameter_entry(const propose::TemplateParameter& p,
     return entry;
 }
 
-Entry template_parameter_entry(const propose::TemplateParameter& p, const std::string& tuned) {
+Entry template_parameter_entry(const source::TemplateParameter& p, const std::string& tuned) {
     Entry entry;
     if (p.integer_default) {
         const std::string value = std::to_string(*p.integer_default);
@@ -225,14 +225,14 @@ Entry template_parameter_entry(const propose::TemplateParameter& p, const std::s
 }
 
 // The launched instantiation's arguments when a capture read them, one per parameter.
-std::vector<std::string> launched_arguments(const std::vector<propose::TemplateParameter>& params,
+std::vector<std::string> launched_arguments(const std::vector<source::TemplateParameter>& params,
                                             const ObservedLaunch* observed) {
     if (observed == nullptr || observed->template_arguments.size() != params.size()) return {};
     return observed->template_arguments;
 }
 
 KernelName kernel_name(const std::string& kernel,
-                       const std::vector<propose::TemplateParameter>& parameters,
+                       const std::vector<source::TemplateParameter>& parameters,
                        std::string_view source, const ObservedLaunch* observed) {
     KernelName name{quoted(kernel), {}, {}};
     if (parameters.empty()) return name;
@@ -240,10 +240,10 @@ KernelName kernel_name(const std::string& kernel,
     std::vector<std::string> arguments;
     bool complete = true;
     for (std::size_t i = 0; i < parameters.size(); ++i) {
-        const propose::TemplateParameter& p = parameters[i];
+        const source::TemplateParameter& p = parameters[i];
         const std::string label = p.kind + " " + (p.name.empty() ? "(unnamed)" : p.name);
         const std::string captured = launched.empty() ? "" : launched[i];
-        const std::optional<long long> value = propose::integer_literal(captured);
+        const std::optional<long long> value = source::integer_literal(captured);
         const bool tunable = !is_type_parameter(p) && !p.name.empty() &&
                              (p.default_value.empty() || p.integer_default);
         if (tunable && value) {
@@ -323,10 +323,10 @@ Entry launch_parameter_entry(const LaunchParameter& parameter) {
 
 // Not `-DBLOCK_SIZE=16`: it would turn `template <int BLOCK_SIZE>` into `template <int 16>`, and
 // host code of a mixed file has its own names.
-std::string tuned_template_name(const propose::TemplateParameter& p, std::string_view source) {
+std::string tuned_template_name(const source::TemplateParameter& p, std::string_view source) {
     std::set<std::string> identifiers;
-    for (const propose::Token& token : propose::lex(source))
-        if (token.kind == propose::TokenKind::Identifier)
+    for (const source::Token& token : source::lex(source))
+        if (token.kind == source::TokenKind::Identifier)
             identifiers.insert(std::string(source.substr(token.begin, token.end - token.begin)));
     std::string lower = p.name;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -350,15 +350,15 @@ std::vector<long long> block_size_values(long long default_value) {
 
 std::string spec_skeleton(std::string_view source, const std::string& source_path,
                           const std::string& kernel, const ObservedLaunch* observed) {
-    const propose::KernelText text = propose::find_kernel(source, kernel);
-    const std::vector<propose::TemplateParameter> templates =
-        propose::template_parameters(source, text);
+    const source::KernelText text = source::find_kernel(source, kernel);
+    const std::vector<source::TemplateParameter> templates =
+        source::template_parameters(source, text);
     const std::vector<std::string> launched = launched_arguments(templates, observed);
     const std::map<std::string, std::string> type_defaults = template_types(source, text, launched);
     const Knobs knobs = read_knobs(source);
 
     std::vector<std::string> integer_scalars;
-    for (const propose::KernelParameter& p : text.parameters) {
+    for (const source::KernelParameter& p : text.parameters) {
         const auto type = element_type(base_type(p));
         if (!p.is_pointer && type && !spec::is_floating(*type) && !p.name.empty())
             integer_scalars.push_back(p.name);
@@ -417,7 +417,7 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     }
 
     std::vector<Entry> parameters = name.parameters;
-    for (const propose::MacroDefault& macro : knobs.macros)
+    for (const source::MacroDefault& macro : knobs.macros)
         parameters.push_back(parameter_entry(macro));
     if (observed != nullptr)
         for (const LaunchParameter& parameter : observed->launch_parameters)

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/propose/tunable_knobs.h"
+#include "driver/source/tunable_knobs.h"
 
 namespace optiml::init {
 
@@ -50,14 +50,14 @@ struct ObservedLaunch {
 
 // The spec parameter that stands for the kernel's integer template parameter `p`: a macro, so it
 // is spelled unlike any identifier of `source`.
-std::string tuned_template_name(const propose::TemplateParameter& p, std::string_view source);
+std::string tuned_template_name(const source::TemplateParameter& p, std::string_view source);
 
 // Kernel Tuner's block sizes: powers of two from a quarter to four times the default, within a
 // block's 1024 threads, the default among them.
 std::vector<long long> block_size_values(long long default_value);
 
 // The skeleton's text. `source_path` is how the spec names the kernel source (relative to the
-// spec's folder). Throws propose::RewriteError when the kernel is not defined in `source`.
+// spec's folder). Throws source::RewriteError when the kernel is not defined in `source`.
 // With `observed`, its values are written where the skeleton has markers, and a pointer the
 // kernel writes is "inout" (compared like an output, filled like an input: right whether or not it
 // reads the buffer first).

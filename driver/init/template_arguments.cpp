@@ -1,9 +1,9 @@
-#include "driver/init/template_arguments.h"
+#include "driver/init/detail/template_arguments.h"
 
 #include <cctype>
 
-#include "driver/init/argument_types.h"
-#include "driver/propose/tunable_knobs.h"
+#include "driver/init/detail/argument_types.h"
+#include "driver/source/tunable_knobs.h"
 
 namespace optiml::init {
 namespace {
@@ -52,10 +52,10 @@ std::vector<std::string> template_arguments(const std::string& demangled,
 }
 
 std::map<std::string, std::string> template_types(std::string_view source,
-                                                  const propose::KernelText& kernel,
+                                                  const source::KernelText& kernel,
                                                   const std::vector<std::string>& captured) {
     std::map<std::string, std::string> types = template_type_defaults(source, kernel);
-    const auto parameters = propose::template_parameters(source, kernel);
+    const auto parameters = source::template_parameters(source, kernel);
     if (captured.size() != parameters.size()) return types;
     for (std::size_t i = 0; i < parameters.size(); ++i)
         if ((parameters[i].kind == "typename" || parameters[i].kind == "class") &&

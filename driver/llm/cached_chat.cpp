@@ -1,6 +1,6 @@
-#include "driver/llm/cached_chat.h"
+#include "driver/llm/detail/cached_chat.h"
 
-#include "driver/llm/exchange_record.h"
+#include "driver/llm/detail/exchange_record.h"
 
 namespace optiml::llm {
 

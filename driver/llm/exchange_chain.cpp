@@ -1,8 +1,8 @@
 #include "driver/llm/exchange_chain.h"
 
 #include "cache/store.h"
-#include "driver/llm/cached_chat.h"
-#include "driver/llm/http_chat.h"
+#include "driver/llm/detail/cached_chat.h"
+#include "driver/llm/detail/http_chat.h"
 
 namespace optiml::llm {
 

@@ -1,4 +1,4 @@
-#include "driver/llm/exchange_record.h"
+#include "driver/llm/detail/exchange_record.h"
 
 #include <cstdio>
 

@@ -1,7 +1,7 @@
-#include "driver/llm/exchange_store.h"
+#include "driver/llm/detail/exchange_store.h"
 
 #include "cache/backend.h"
-#include "driver/llm/exchange_record.h"
+#include "driver/llm/detail/exchange_record.h"
 
 namespace optiml::llm {
 

@@ -5,15 +5,15 @@
 #include <cctype>
 #include <vector>
 
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::llm {
 namespace {
 
-using propose::Token;
-using propose::TokenKind;
+using source::Token;
+using source::TokenKind;
 
 [[noreturn]] void reject(const std::string& reason) {
     throw AnswerRejected("guardrail", reason);
@@ -42,9 +42,9 @@ std::string directive_word(std::string_view directive, std::size_t* after = null
 }
 
 void check_directives(std::string_view code) {
-    for (const Token& token : propose::lex(code)) {
-        if (token.kind != TokenKind::Preprocessor) continue;
-        const std::string_view text = propose::token_text(code, token);
+    for (const source::Token& token : source::lex(code)) {
+        if (token.kind != source::TokenKind::Preprocessor) continue;
+        const std::string_view text = source::token_text(code, token);
         std::size_t after = 0;
         const std::string word = directive_word(text, &after);
         const std::string where = " (line " + std::to_string(token.line) + " of the answer)";
@@ -72,15 +72,15 @@ bool is_host_call(std::string_view name) {
 }
 
 // Host API calls and kernel launches anywhere in the answer.
-void check_calls(std::string_view code, const std::vector<Token>& tokens) {
+void check_calls(std::string_view code, const std::vector<source::Token>& tokens) {
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string_view text = propose::token_text(code, tokens[i]);
+        const std::string_view text = source::token_text(code, tokens[i]);
         const std::string line = " (line " + std::to_string(tokens[i].line) + " of the answer)";
         if (text == "<<" && i + 1 < tokens.size() &&
-            propose::token_text(code, tokens[i + 1]).substr(0, 1) == "<")
+            source::token_text(code, tokens[i + 1]).substr(0, 1) == "<")
             reject("the answer launches a kernel (<<<...>>>)" + line + ": no host code");
-        if (tokens[i].kind == TokenKind::Identifier && i + 1 < tokens.size() &&
-            propose::token_text(code, tokens[i + 1]) == "(" && is_host_call(text))
+        if (tokens[i].kind == source::TokenKind::Identifier && i + 1 < tokens.size() &&
+            source::token_text(code, tokens[i + 1]) == "(" && is_host_call(text))
             reject("the answer calls " + std::string(text) + line + ": no host code");
     }
 }
@@ -88,14 +88,15 @@ void check_calls(std::string_view code, const std::vector<Token>& tokens) {
 // The code tokens of [begin, end) of `source` with any __launch_bounds__(...) removed: the
 // signature as compared.
 std::vector<std::string> signature(std::string_view source, std::size_t begin, std::size_t end) {
-    const std::vector<Token> tokens = propose::code_tokens(source.substr(begin, end - begin));
+    const std::vector<source::Token> tokens =
+        source::code_tokens(source.substr(begin, end - begin));
     const std::string_view part = source.substr(begin, end - begin);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string_view text = propose::token_text(part, tokens[i]);
+        const std::string_view text = source::token_text(part, tokens[i]);
         if (text == "__launch_bounds__" && i + 1 < tokens.size() &&
-            propose::token_text(part, tokens[i + 1]) == "(") {
-            i = propose::matching_bracket(tokens, part, i + 1);
+            source::token_text(part, tokens[i + 1]) == "(") {
+            i = source::matching_bracket(tokens, part, i + 1);
             continue;
         }
         out.emplace_back(text);
@@ -110,11 +111,11 @@ std::string spelled(const std::vector<std::string>& tokens) {
 }
 
 // Everything at namespace scope other than the kernel must be a __device__ function definition.
-void check_namespace_scope(std::string_view code, const std::vector<Token>& tokens,
-                           const propose::KernelText& kernel, std::string_view name) {
+void check_namespace_scope(std::string_view code, const std::vector<source::Token>& tokens,
+                           const source::KernelText& kernel, std::string_view name) {
     std::size_t item_begin = 0;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string_view text = propose::token_text(code, tokens[i]);
+        const std::string_view text = source::token_text(code, tokens[i]);
         if (tokens[i].begin >= kernel.declaration_begin && tokens[i].begin < kernel.body_end) {
             if (item_begin < i)
                 reject("the answer has an unterminated declaration at line " +
@@ -124,21 +125,21 @@ void check_namespace_scope(std::string_view code, const std::vector<Token>& toke
         }
         std::size_t end = i;
         if (text == "{")
-            end = propose::matching_bracket(tokens, code, i);
+            end = source::matching_bracket(tokens, code, i);
         else if (text != ";")
             continue;
         if (end >= tokens.size()) reject("the answer's code does not close its braces");
         bool device = false, host = false, global = false, call = false;
         std::string named;
         for (std::size_t j = item_begin; j < i; ++j) {
-            const std::string_view t = propose::token_text(code, tokens[j]);
+            const std::string_view t = source::token_text(code, tokens[j]);
             device = device || t == "__device__";
             host = host || t == "__host__";
             global = global || t == "__global__";
             if (t == "(" && !call && j > item_begin &&
-                tokens[j - 1].kind == TokenKind::Identifier) {
+                tokens[j - 1].kind == source::TokenKind::Identifier) {
                 call = true;
-                named = std::string(propose::token_text(code, tokens[j - 1]));
+                named = std::string(source::token_text(code, tokens[j - 1]));
             }
         }
         const std::string where = " at line " + std::to_string(tokens[item_begin].line);
@@ -169,16 +170,16 @@ int line_of(std::string_view text, std::size_t offset) {
 }  // namespace
 
 GuardedKernel guard_answer(std::string_view original, std::string_view name, const Answer& answer) {
-    const propose::KernelText before = propose::find_kernel(original, name);
+    const source::KernelText before = source::find_kernel(original, name);
     const std::string_view code = answer.code;
-    const std::vector<Token> tokens = propose::code_tokens(code);
-    const auto globals = std::count_if(tokens.begin(), tokens.end(), [&](const Token& t) {
-        return propose::token_text(code, t) == "__global__";
+    const std::vector<source::Token> tokens = source::code_tokens(code);
+    const auto globals = std::count_if(tokens.begin(), tokens.end(), [&](const source::Token& t) {
+        return source::token_text(code, t) == "__global__";
     });
-    propose::KernelText after;
+    source::KernelText after;
     try {
-        after = propose::find_kernel(code, name);
-    } catch (const propose::RewriteError& e) {
+        after = source::find_kernel(code, name);
+    } catch (const source::RewriteError& e) {
         reject("the answer has no single definition of the __global__ kernel `" +
                std::string(name) + "`: " + e.what());
     }

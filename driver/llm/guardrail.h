@@ -22,7 +22,7 @@ struct GuardedKernel {
 };
 
 // Throws AnswerRejected (stage "guardrail") with the first rule the answer breaks, or
-// propose::RewriteError when `original` itself has no single definition of `kernel`.
+// source::RewriteError when `original` itself has no single definition of `kernel`.
 GuardedKernel guard_answer(std::string_view original, std::string_view kernel,
                            const Answer& answer);
 

@@ -1,4 +1,4 @@
-#include "driver/llm/http_chat.h"
+#include "driver/llm/detail/http_chat.h"
 
 #include <chrono>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
-#include "driver/llm/key_redaction.h"
+#include "driver/llm/detail/key_redaction.h"
 
 namespace optiml::llm {
 namespace {

@@ -1,4 +1,4 @@
-#include "driver/llm/key_redaction.h"
+#include "driver/llm/detail/key_redaction.h"
 
 #include <cctype>
 #include <string_view>

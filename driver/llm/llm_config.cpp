@@ -103,4 +103,43 @@ void validate(const LlmConfig& config) {
     if (config.token_budget < 0) throw LlmError("--llm-token-budget must be 0 (no limit) or more");
 }
 
+LlmConfig resolve_config(const LlmOverrides& overrides) {
+    LlmConfig config = apply_overrides(llm_config_from_environment(), overrides);
+    validate(config);
+    return config;
+}
+
+nlohmann::json overrides_to_json(const LlmOverrides& overrides) {
+    nlohmann::json json = nlohmann::json::object();
+    if (overrides.base_url) json["base_url"] = *overrides.base_url;
+    if (overrides.model) json["model"] = *overrides.model;
+    if (overrides.connect_timeout_s) json["connect_timeout_s"] = *overrides.connect_timeout_s;
+    if (overrides.timeout_s) json["timeout_s"] = *overrides.timeout_s;
+    if (overrides.max_tries) json["max_tries"] = *overrides.max_tries;
+    if (overrides.token_budget) json["token_budget"] = *overrides.token_budget;
+    if (overrides.replay) json["replay"] = true;
+    return json;
+}
+
+namespace {
+
+template <typename T>
+void read_override(const nlohmann::json& json, const char* name, std::optional<T>& value) {
+    if (json.contains(name)) value = json.at(name).get<T>();
+}
+
+}  // namespace
+
+LlmOverrides overrides_from_json(const nlohmann::json& json) {
+    LlmOverrides overrides;
+    read_override(json, "base_url", overrides.base_url);
+    read_override(json, "model", overrides.model);
+    read_override(json, "connect_timeout_s", overrides.connect_timeout_s);
+    read_override(json, "timeout_s", overrides.timeout_s);
+    read_override(json, "max_tries", overrides.max_tries);
+    read_override(json, "token_budget", overrides.token_budget);
+    overrides.replay = json.value("replay", false);
+    return overrides;
+}
+
 }  // namespace optiml::llm

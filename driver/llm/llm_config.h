@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "driver/llm/chat.h"
 
 namespace optiml::llm {
@@ -59,9 +61,18 @@ struct LlmOverrides {
 
 LlmConfig apply_overrides(LlmConfig config, const LlmOverrides& overrides);
 
+// The flags as a build manifest records them: only those that were given (an absent one leaves
+// the environment's setting), and back.
+nlohmann::json overrides_to_json(const LlmOverrides& overrides);
+LlmOverrides overrides_from_json(const nlohmann::json& json);
+
 // Checks values that the environment and flags may both have set; throws LlmError naming the
 // setting (e.g. a base URL that is not http:// or https://).
 void validate(const LlmConfig& config);
+
+// The environment's OPTIML_LLM_* with the flags given applied, validated: what a command runs
+// with. Throws LlmError naming the variable or flag at fault.
+LlmConfig resolve_config(const LlmOverrides& overrides);
 
 // The endpoint the environment alone configures: open_chat() (exchange_chain.h, where it is
 // defined) of llm_config_from_environment(), the default cache directory and no seeds. Null

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::llm {
 namespace {
@@ -64,7 +64,7 @@ double LlmJudge::score(const search::NodeInfo& parent, const search::Proposal& p
         const KernelPrompt prompt = prompt_for(setup_, *parent.candidate);
         const std::string proposed = setup_.context.text_of(proposal.candidate);
         note.score = ask(judge_request(prompt, proposal, proposed), note.reason, note.failure);
-    } catch (const propose::RewriteError& e) {
+    } catch (const source::RewriteError& e) {
         note.failure = e.what();
     }
     return note.score ? std::min(1.0, *note.score + kTieBreak * rule) : rule;

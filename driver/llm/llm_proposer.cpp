@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::llm {
 namespace {
@@ -54,11 +54,11 @@ std::vector<search::Proposal> LlmProposer::propose(const search::NodeInfo& node)
     const KernelPrompt prompt = prompt_for(setup_, from);
     if (!prompt.evidence) return {};  // an ungrounded proposal is not asked for
     ChatRequest request;
-    propose::KernelText original;
+    source::KernelText original;
     try {
-        original = propose::find_kernel(prompt.source, prompt.kernel);
+        original = source::find_kernel(prompt.source, prompt.kernel);
         request = propose_request(prompt);
-    } catch (const propose::RewriteError&) {
+    } catch (const source::RewriteError&) {
         return {};  // a text the editor cannot read is not sent
     }
     AuthoringRules rules;

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 #include "driver/llm/prompt.h"
-#include "driver/propose/kernel_text.h"
+#include "driver/source/kernel_text.h"
 
 namespace optiml::llm {
 namespace {
@@ -52,7 +52,7 @@ ChatRequest request_of(const PromptTemplate& prompt, const std::string& text) {
 }  // namespace
 
 std::string numbered_kernel(const KernelPrompt& prompt, int* first_line, int* last_line) {
-    const propose::KernelText kernel = propose::find_kernel(prompt.source, prompt.kernel);
+    const source::KernelText kernel = source::find_kernel(prompt.source, prompt.kernel);
     if (first_line) *first_line = kernel.first_line;
     if (last_line) *last_line = kernel.last_line;
     return numbered_lines(prompt.source, kernel.first_line, kernel.last_line);
@@ -116,8 +116,8 @@ ChatRequest verdict_request(const KernelPrompt& parent, const search::Proposal& 
         const double change = value != 0.0 ? (found->second - value) / std::abs(value) : 0.0;
         char percent[32];
         std::snprintf(percent, sizeof(percent), "%+.1f%%", 100.0 * change);
-        deltas += "- " + name + ": " + analysis::format::precise(value) + " -> " +
-                  analysis::format::precise(found->second) + " (" + percent + ")\n";
+        deltas += "- " + name + ": " + base::format::precise(value) + " -> " +
+                  base::format::precise(found->second) + " (" + percent + ")\n";
     }
     if (deltas.empty()) deltas = "(none measured on both)\n";
     deltas.pop_back();
@@ -127,8 +127,8 @@ ChatRequest verdict_request(const KernelPrompt& parent, const search::Proposal& 
                                     {"transformation", proposal.transformation},
                                     {"rationale", proposal.rationale},
                                     {"cited", joined(proposal.evidence)},
-                                    {"parent_ms", analysis::format::precise(parent_ms)},
-                                    {"child_ms", analysis::format::precise(child_ms)},
+                                    {"parent_ms", base::format::precise(parent_ms)},
+                                    {"child_ms", base::format::precise(child_ms)},
                                     {"deltas", deltas}}));
 }
 

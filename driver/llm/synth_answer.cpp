@@ -1,4 +1,4 @@
-#include "driver/llm/synth_answer.h"
+#include "driver/llm/detail/synth_answer.h"
 
 #include <algorithm>
 

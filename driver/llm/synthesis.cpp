@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "driver/llm/synth_answer.h"
+#include "driver/llm/detail/synth_answer.h"
 
 namespace optiml::llm {
 namespace {

@@ -1,4 +1,4 @@
-#include "driver/measure/c_abi.h"
+#include "driver/measure/detail/c_abi.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "driver/measure/compare.h"
 
-#include "driver/measure/element_dispatch.h"
+#include "driver/measure/detail/element_dispatch.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "driver/measure/compare_library.h"
+#include "driver/measure/detail/compare_library.h"
 
-#include "driver/measure/c_abi.h"
+#include "driver/measure/detail/c_abi.h"
 
 namespace optiml::measure {
 namespace {

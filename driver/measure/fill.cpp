@@ -1,6 +1,6 @@
-#include "driver/measure/fill.h"
+#include "driver/measure/detail/fill.h"
 
-#include "driver/measure/element_dispatch.h"
+#include "driver/measure/detail/element_dispatch.h"
 #include "driver/spec/data_file.h"
 
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "driver/measure/generator_library.h"
+#include "driver/measure/detail/generator_library.h"
 
 #include <stdexcept>
 
-#include "driver/measure/c_abi.h"
+#include "driver/measure/detail/c_abi.h"
 #include "runtime/include/optiml/generate.h"
 
 namespace optiml::measure {

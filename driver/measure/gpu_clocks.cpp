@@ -1,4 +1,4 @@
-#include "driver/measure/gpu_clocks.h"
+#include "driver/measure/detail/gpu_clocks.h"
 
 #include <dlfcn.h>
 

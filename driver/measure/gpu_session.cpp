@@ -7,17 +7,17 @@
 
 #include <cuda.h>
 
-#include "driver/compile/elapsed.h"
-#include "driver/compile/read_file.h"
-#include "driver/measure/compare_library.h"
-#include "driver/measure/fill.h"
-#include "driver/measure/gpu_clocks.h"
-#include "driver/measure/input_rotation.h"
-#include "driver/measure/read_flush.h"
+#include "driver/base/elapsed.h"
+#include "driver/base/read_file.h"
+#include "driver/measure/detail/compare_library.h"
+#include "driver/measure/detail/fill.h"
+#include "driver/measure/detail/gpu_clocks.h"
+#include "driver/measure/detail/input_rotation.h"
+#include "driver/measure/detail/read_flush.h"
+#include "driver/measure/detail/trial_inputs.h"
+#include "driver/measure/detail/two_runs.h"
+#include "driver/measure/detail/warm_timing.h"
 #include "driver/measure/statistics.h"
-#include "driver/measure/trial_inputs.h"
-#include "driver/measure/two_runs.h"
-#include "driver/measure/warm_timing.h"
 
 namespace optiml::measure {
 namespace {
@@ -240,7 +240,7 @@ struct GpuSession::State {
     }
 
     CUresult load(const LaunchSpec& launch, LoadedKernel& kernel, std::string& why) {
-        const std::string image = compile::read_file(launch.image_path);
+        const std::string image = base::read_file(launch.image_path);
         if (image.empty()) {
             why = "cannot read " + launch.image_path;
             return CUDA_ERROR_FILE_NOT_FOUND;
@@ -568,7 +568,7 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     } else if (CUresult r = s.reset_buffers(s.trials.back(), kPoisonA); r != CUDA_SUCCESS) {
         return s.launch_failure(r, "input reset");
     }
-    const double verify_ms = verified ? 0.0 : compile::since_ms(verify_start);
+    const double verify_ms = verified ? 0.0 : base::since_ms(verify_start);
 
     LoadedKernel incumbent_kernel;
     std::vector<std::pair<const LaunchSpec*, const LoadedKernel*>> kernels{{&launch, &kernel}};
@@ -591,7 +591,7 @@ Measurement GpuSession::evaluate(const LaunchSpec& launch, const TimingSpec& tim
     m.status = "ok";
     record_times(m, times, warm, timing.decide_warm);
     m.verify_ms = verify_ms;
-    m.timing_ms = compile::since_ms(timing_start);
+    m.timing_ms = base::since_ms(timing_start);
     read_clocks(s.device, m);
     return m;
 }
@@ -629,7 +629,7 @@ Measurement GpuSession::verify(const LaunchSpec& launch) {
     Measurement m;
     m.ok = true;
     m.status = "ok";
-    m.verify_ms = compile::since_ms(verify_start);
+    m.verify_ms = base::since_ms(verify_start);
     return m;
 }
 

@@ -54,7 +54,7 @@ class GpuSession {
     // Every correctness check of evaluate(), without the timing (another problem size).
     Measurement verify(const LaunchSpec& launch);
 
-    // What a profiler needs (driver/profile/session_profiler.h), on the trial-1 inputs.
+    // What a profiler needs (driver/profile/detail/session_profiler.h), on the trial-1 inputs.
     CUcontext context() const;
     CUdevice device() const;
     // Loads `launch`'s image; `why` says what failed.

@@ -1,8 +1,8 @@
-#include "driver/measure/input_rotation.h"
+#include "driver/measure/detail/input_rotation.h"
 
 #include <algorithm>
 
-#include "driver/measure/rotation_plan.h"
+#include "driver/measure/detail/rotation_plan.h"
 
 namespace optiml::measure {
 

@@ -1,4 +1,4 @@
-#include "driver/measure/read_flush.h"
+#include "driver/measure/detail/read_flush.h"
 
 namespace optiml::measure {
 namespace {

@@ -1,4 +1,4 @@
-#include "driver/measure/rotation_plan.h"
+#include "driver/measure/detail/rotation_plan.h"
 
 #include <limits>
 

@@ -1,4 +1,4 @@
-#include "driver/measure/shared_library.h"
+#include "driver/measure/detail/shared_library.h"
 
 #include <dlfcn.h>
 

@@ -1,9 +1,9 @@
-#include "driver/measure/trial_inputs.h"
+#include "driver/measure/detail/trial_inputs.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "driver/measure/fill.h"
+#include "driver/measure/detail/fill.h"
 
 namespace optiml::measure {
 namespace {

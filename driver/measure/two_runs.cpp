@@ -1,4 +1,4 @@
-#include "driver/measure/two_runs.h"
+#include "driver/measure/detail/two_runs.h"
 
 #include <cstring>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "driver/measure/warm_plan.h"
+#include "driver/measure/detail/warm_plan.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "driver/measure/warm_timing.h"
+#include "driver/measure/detail/warm_timing.h"
 
 namespace optiml::measure {
 namespace {

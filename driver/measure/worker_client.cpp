@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "driver/measure/generator_library.h"
+#include "driver/measure/detail/generator_library.h"
 
 namespace optiml::measure {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 
 #include <fstream>
 #include <limits>

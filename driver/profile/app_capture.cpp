@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 #include "driver/profile/profile_error.h"
 
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "driver/profile/activity/activity_file.h"
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 #include "driver/profile/profile_error.h"
 
 namespace fs = std::filesystem;

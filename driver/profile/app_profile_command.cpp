@@ -1,9 +1,10 @@
 #include "driver/profile/app_profile_command.h"
 
 #include "driver/analysis/hot_kernels.h"
+#include "driver/base/atomic_write.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/app_profile.h"
-#include "driver/profile/app_profile_json.h"
+#include "driver/profile/detail/app_profile_json.h"
 #include "driver/profile/profile_error.h"
 #include "driver/profile/record_folder.h"
 #include "driver/profile/run_program.h"
@@ -42,9 +43,9 @@ int run_profile_app_command(const std::vector<std::string>& program_argv, const 
     }
     out << "\n" << analysis::to_markdown(profile.report);
     if (!json_out.empty()) {
-        std::string error;
-        if (!activity::write_file_atomically(json_out.string(), to_json(profile).dump(2) + "\n",
-                                             error)) {
+        if (const std::string error =
+                base::try_write_file_atomically(json_out, to_json(profile).dump(2) + "\n");
+            !error.empty()) {
             err << "optiml: error: " << error << "; choose a writable --json path\n";
             return 1;
         }

@@ -1,4 +1,4 @@
-#include "driver/profile/app_profile_json.h"
+#include "driver/profile/detail/app_profile_json.h"
 
 namespace optiml::profile {
 

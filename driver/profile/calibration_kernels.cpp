@@ -1,4 +1,4 @@
-#include "driver/profile/calibration_kernels.h"
+#include "driver/profile/detail/calibration_kernels.h"
 
 namespace optiml::profile {
 

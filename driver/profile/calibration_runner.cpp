@@ -1,12 +1,12 @@
-#include "driver/profile/calibration_runner.h"
+#include "driver/profile/detail/calibration_runner.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include <cuda.h>
 
-#include "driver/compile/read_file.h"
-#include "driver/profile/calibration_kernels.h"
+#include "driver/base/read_file.h"
+#include "driver/profile/detail/calibration_kernels.h"
 
 namespace optiml::profile {
 namespace {
@@ -70,7 +70,7 @@ Calibration run_calibration(int device, const std::string& image_path) {
         int sms = 0;
         check(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, r.device),
               "cuDeviceGetAttribute");
-        const std::string image = compile::read_file(image_path);
+        const std::string image = base::read_file(image_path);
         check(cuModuleLoadData(&r.module, image.data()), "cuModuleLoadData");
         check(cuEventCreate(&r.start, CU_EVENT_DEFAULT), "cuEventCreate");
         check(cuEventCreate(&r.stop, CU_EVENT_DEFAULT), "cuEventCreate");

@@ -1,4 +1,4 @@
-#include "driver/profile/cupti_check.h"
+#include "driver/profile/detail/cupti_check.h"
 
 #include <cupti.h>
 

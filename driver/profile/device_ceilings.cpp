@@ -5,8 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/base/atomic_write.h"
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/profile/calibration_kernels.h"
+#include "driver/profile/detail/calibration_kernels.h"
 #include "driver/profile/profile_client.h"
 
 namespace optiml::profile {
@@ -32,17 +33,11 @@ std::optional<Calibration> read_cached(const fs::path& path) {
     return c;
 }
 
+// A read-only cache: the ceilings are simply measured again next time.
 void write_atomically(const fs::path& path, const std::string& text) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
-    const fs::path temp = path.string() + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temp, std::ios::binary);
-        out << text;
-        if (!out) return;  // a read-only cache: the ceilings are simply measured again next time
-    }
-    fs::rename(temp, path, ec);
-    if (ec) fs::remove(temp, ec);
+    base::try_write_file_atomically(path, text);
 }
 
 Calibration measure_now(const measure::DeviceInfo& device, const fs::path& scratch) {

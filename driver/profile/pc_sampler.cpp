@@ -1,4 +1,4 @@
-#include "driver/profile/pc_sampler.h"
+#include "driver/profile/detail/pc_sampler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 
 #include <cupti_pcsampling.h>
 
-#include "driver/profile/cupti_check.h"
+#include "driver/profile/detail/cupti_check.h"
 
 namespace optiml::profile {
 namespace {

@@ -1,4 +1,4 @@
-#include "driver/profile/range_profiler.h"
+#include "driver/profile/detail/range_profiler.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#include "driver/profile/cupti_check.h"
+#include "driver/profile/detail/cupti_check.h"
 
 namespace optiml::profile {
 namespace {

@@ -2,12 +2,10 @@
 // everything in it when the command ends.
 #pragma once
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string>
 
+#include "driver/base/scratch_dir.h"
 #include "driver/profile/profile_error.h"
 
 namespace optiml::profile {
@@ -15,26 +13,13 @@ namespace optiml::profile {
 class RecordFolder {
   public:
     // `prefix` names the folder in the temporary directory: "optiml-profile".
-    explicit RecordFolder(const std::string& prefix) {
-        std::string pattern =
-            (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
-        if (mkdtemp(pattern.data()) == nullptr) {
-            throw ProfileError("cannot create a folder for the kernel records in " +
-                               std::filesystem::temp_directory_path().string() + ": " +
-                               std::strerror(errno) + "; set TMPDIR to a writable folder");
-        }
-        path_ = pattern;
+    explicit RecordFolder(const std::string& prefix) : folder_(prefix) {
+        if (folder_.path().empty()) throw ProfileError("the kernel records: " + folder_.error());
     }
-    ~RecordFolder() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path_, ignored);
-    }
-    RecordFolder(const RecordFolder&) = delete;
-    RecordFolder& operator=(const RecordFolder&) = delete;
-    const std::filesystem::path& path() const { return path_; }
+    const std::filesystem::path& path() const { return folder_.path(); }
 
   private:
-    std::filesystem::path path_;
+    base::ScratchDir folder_;
 };
 
 }  // namespace optiml::profile

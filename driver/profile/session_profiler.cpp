@@ -1,4 +1,4 @@
-#include "driver/profile/session_profiler.h"
+#include "driver/profile/detail/session_profiler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,10 +7,10 @@
 #include <string>
 #include <utility>
 
-#include "driver/compile/elapsed.h"
-#include "driver/compile/read_file.h"
-#include "driver/profile/pc_sampler.h"
-#include "driver/profile/range_profiler.h"
+#include "driver/base/elapsed.h"
+#include "driver/base/read_file.h"
+#include "driver/profile/detail/pc_sampler.h"
+#include "driver/profile/detail/range_profiler.h"
 
 namespace optiml::profile {
 
@@ -46,7 +46,7 @@ ProfileResult profile_launch(measure::GpuSession& session, const measure::Launch
                 session.context(), session.device(), request.metrics,
                 [&] { return session.prepare_cold(); },
                 [&] { return session.launch_once(launch, kernel->function); });
-            result.counters_ms = compile::since_ms(start);
+            result.counters_ms = base::since_ms(start);
             result.counters = counters.values;
             result.unavailable = counters.unavailable;
             result.counters_permitted = counters.permitted;
@@ -55,7 +55,7 @@ ProfileResult profile_launch(measure::GpuSession& session, const measure::Launch
         }
         if (request.pc_sampling) {
             // The module is loaded again while sampling is on, so CUPTI sees it load.
-            const std::string cubin = compile::read_file(launch.image_path);
+            const std::string cubin = base::read_file(launch.image_path);
             const double kernel_ms = std::max(0.001, session.time_cold(launch, kernel->function));
             kernel.reset();
             // At least two launches: CUPTI hands over a kernel's samples once the next kernel
@@ -90,7 +90,7 @@ ProfileResult profile_launch(measure::GpuSession& session, const measure::Launch
                 if (stalls.done || no_rights) break;
                 tried += (tried.empty() ? "" : "; ") + stalls.note;
             }
-            result.pc_sampling_ms = compile::since_ms(start);
+            result.pc_sampling_ms = base::since_ms(start);
             result.pc_sampling_done = stalls.done;
             result.pc_sampling_note = stalls.done ? "" : tried;
             result.stalls = stalls.samples;

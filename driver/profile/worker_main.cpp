@@ -2,8 +2,8 @@
 // A crash, a sticky CUDA error or a hang ends this process, never the driver or the user's
 // build. Measurement is measure/'s loop; this program adds the profiler's operations to it.
 #include "driver/measure/worker_loop.h"
-#include "driver/profile/calibration_runner.h"
-#include "driver/profile/session_profiler.h"
+#include "driver/profile/detail/calibration_runner.h"
+#include "driver/profile/detail/session_profiler.h"
 
 int main() {
     using optiml::measure::GpuSession;

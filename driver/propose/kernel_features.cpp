@@ -1,10 +1,10 @@
-#include "driver/propose/kernel_features.h"
+#include "driver/propose/detail/kernel_features.h"
 
 #include <set>
 
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -22,19 +22,19 @@ const std::set<std::string_view>& math_functions() {
 
 KernelFeatures kernel_features(std::string_view source, std::string_view kernel) {
     KernelFeatures features;
-    KernelText text;
+    source::KernelText text;
     try {
-        text = find_kernel(source, kernel);
-    } catch (const RewriteError&) {
+        text = source::find_kernel(source, kernel);
+    } catch (const source::RewriteError&) {
         return features;
     }
     features.found = true;
     features.loops = static_cast<int>(text.loops.size());
-    for (const Token& token : code_tokens(source)) {
+    for (const source::Token& token : source::code_tokens(source)) {
         const std::string_view spelling = source.substr(token.begin, token.end - token.begin);
-        if (token.kind == TokenKind::Identifier && math_functions().contains(spelling))
+        if (token.kind == source::TokenKind::Identifier && math_functions().contains(spelling))
             features.float_math = true;
-        if (token.kind == TokenKind::Punctuator && (spelling == "/" || spelling == "/="))
+        if (token.kind == source::TokenKind::Punctuator && (spelling == "/" || spelling == "/="))
             features.float_division = true;
     }
     return features;

@@ -1,11 +1,11 @@
-#include "driver/propose/loop_analysis.h"
+#include "driver/propose/detail/loop_analysis.h"
 
 #include <algorithm>
 #include <array>
 #include <span>
 
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -42,21 +42,21 @@ constexpr std::array<std::string_view, 72> kPureFunctions = {
     "__frcp_rn", "__saturatef", "make_float2", "make_float3", "make_float4", "make_int2",
     "make_int4", "__ldg",       "float",       "int",         "double",      "unsigned"};
 
-bool ends_operand(const Token& token, std::string_view text) {
-    return token.kind == TokenKind::Identifier || token.kind == TokenKind::Number || text == ")" ||
-           text == "]";
+bool ends_operand(const source::Token& token, std::string_view text) {
+    return token.kind == source::TokenKind::Identifier || token.kind == source::TokenKind::Number ||
+           text == ")" || text == "]";
 }
 
 }  // namespace
 
-LoopAnalysis::LoopAnalysis(std::string_view source, const KernelText& kernel,
+LoopAnalysis::LoopAnalysis(std::string_view source, const source::KernelText& kernel,
                            std::size_t keyword_offset)
-    : source_(source), code_(code_tokens(source)) {
+    : source_(source), code_(source::code_tokens(source)) {
     const auto at = std::find_if(code_.begin(), code_.end(),
-                                 [&](const Token& t) { return t.begin == keyword_offset; });
-    if (at == code_.end() || token_text(source, *at) != "for") {
-        throw RewriteError("kernel '" + kernel.name + "': no `for` at offset " +
-                           std::to_string(keyword_offset));
+                                 [&](const source::Token& t) { return t.begin == keyword_offset; });
+    if (at == code_.end() || source::token_text(source, *at) != "for") {
+        throw source::RewriteError("kernel '" + kernel.name + "': no `for` at offset " +
+                                   std::to_string(keyword_offset));
     }
     read_shape(static_cast<std::size_t>(at - code_.begin()));
     if (shape_.counted && !shape_.declared_in_header) read_outside_declaration(kernel);
@@ -65,7 +65,7 @@ LoopAnalysis::LoopAnalysis(std::string_view source, const KernelText& kernel,
 }
 
 std::string_view LoopAnalysis::text(std::size_t i) const {
-    return i < code_.size() ? token_text(source_, code_[i]) : std::string_view();
+    return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
 }
 
 std::string LoopAnalysis::text(TokenRange range) const {
@@ -87,10 +87,10 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
     LoopShape& s = shape_;
     s.keyword = keyword;
     s.open = keyword + 1;
-    s.close = matching_bracket(code_, source_, s.open);
+    s.close = source::matching_bracket(code_, source_, s.open);
     if (text(s.open) != "(" || s.close >= code_.size()) {
-        throw RewriteError("a `for` without a closed header at line " +
-                           std::to_string(code_[keyword].line));
+        throw source::RewriteError("a `for` without a closed header at line " +
+                                   std::to_string(code_[keyword].line));
     }
     std::vector<std::size_t> semicolons;
     int depth = 0;
@@ -100,7 +100,7 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
         if (t == ")" || t == "]" || t == "}") --depth;
         if (t == ";" && depth == 0) semicolons.push_back(i);
     }
-    s.body = {s.close + 1, statement_end(code_, source_, s.close + 1)};
+    s.body = {s.close + 1, source::statement_end(code_, source_, s.close + 1)};
     s.braced = text(s.close + 1) == "{";
     if (semicolons.size() != 2) return;  // a range-based for
     s.init = {s.open + 1, semicolons[0]};
@@ -117,7 +117,7 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
         if (!s.type.empty()) s.type += ' ';
         s.type += text(i);
     }
-    if (code_[eq - 1].kind != TokenKind::Identifier) return;
+    if (code_[eq - 1].kind != source::TokenKind::Identifier) return;
     s.variable = std::string(text(eq - 1));
     s.start = {eq + 1, s.init.end};
     // k OP E
@@ -130,14 +130,15 @@ void LoopAnalysis::read_shape(std::size_t keyword) {
     s.counted = true;
 }
 
-void LoopAnalysis::read_outside_declaration(const KernelText& kernel) {
+void LoopAnalysis::read_outside_declaration(const source::KernelText& kernel) {
     // Outside the loop, within the kernel, the variable may appear once: `T... k;`.
     std::size_t declaration = code_.size();
     for (std::size_t i = 0; i < code_.size(); ++i) {
         const bool in_kernel = code_[i].begin > kernel.body_begin && code_[i].end < kernel.body_end;
         const bool in_loop = i >= shape_.keyword && i < shape_.body.end;
         if (!in_kernel || in_loop || text(i) != shape_.variable ||
-            code_[i].kind != TokenKind::Identifier || text(i - 1) == "." || text(i - 1) == "->")
+            code_[i].kind != source::TokenKind::Identifier || text(i - 1) == "." ||
+            text(i - 1) == "->")
             continue;
         if (declaration != code_.size() || text(i + 1) != ";") {
             shape_.counted = false;
@@ -171,14 +172,15 @@ std::size_t LoopAnalysis::lvalue_root(std::size_t op, bool& through_memory) cons
             }
             continue;
         }
-        if (code_[j].kind != TokenKind::Identifier) break;
+        if (code_[j].kind != source::TokenKind::Identifier) break;
         const std::string_view before = text(j - 1);
         if (before == "." || before == "->") {
             through_memory = through_memory || before == "->";
             --j;
             continue;
         }
-        if (before == "*" && is_prefix_operator(code_, source_, j - 1)) through_memory = true;
+        if (before == "*" && source::is_prefix_operator(code_, source_, j - 1))
+            through_memory = true;
         return j;
     }
     through_memory = true;  // `(*p) = `, `f() = `: not a name this analysis can follow
@@ -200,19 +202,20 @@ void LoopAnalysis::read_effects() {
             if (through_memory && i >= shape_.body.first) stores_memory_ = true;
         } else if (increment) {  // prefix: the operand follows
             std::size_t j = i + 1;
-            bool through_memory = j >= end || code_[j].kind != TokenKind::Identifier;
+            bool through_memory = j >= end || code_[j].kind != source::TokenKind::Identifier;
             if (!through_memory) modified_.insert(std::string(text(j)));
             for (++j; j < end && (text(j) == "[" || text(j) == "->" || text(j) == "."); ++j) {
                 through_memory = through_memory || text(j) != ".";
-                j = text(j) == "[" ? matching_bracket(code_, source_, j) : j + 1;
+                j = text(j) == "[" ? source::matching_bracket(code_, source_, j) : j + 1;
             }
             if (through_memory && i >= shape_.body.first) stores_memory_ = true;
-        } else if (t == "&" && is_prefix_operator(code_, source_, i) && i + 1 < code_.size() &&
-                   code_[i + 1].kind == TokenKind::Identifier && text(i + 2) != "[") {
+        } else if (t == "&" && source::is_prefix_operator(code_, source_, i) &&
+                   i + 1 < code_.size() && code_[i + 1].kind == source::TokenKind::Identifier &&
+                   text(i + 2) != "[") {
             modified_.insert(std::string(text(i + 1)));  // its address may be stored through
         } else if (t == "(" && i > first) {
             const std::string_view callee = text(i - 1);
-            if (code_[i - 1].kind == TokenKind::Identifier) {
+            if (code_[i - 1].kind == source::TokenKind::Identifier) {
                 if (!is_one_of(callee, kNotCalls) && !is_one_of(callee, kPureFunctions))
                     pure_calls_ = false;
             } else if (callee == ">") {  // a cast, or a template's call
@@ -240,9 +243,9 @@ void LoopAnalysis::read_effects() {
     }
 }
 
-void LoopAnalysis::read_subscripts(const KernelText& kernel) {
+void LoopAnalysis::read_subscripts(const source::KernelText& kernel) {
     std::set<std::string> pointers;
-    for (const KernelParameter& p : kernel.parameters) {
+    for (const source::KernelParameter& p : kernel.parameters) {
         if (p.is_pointer && !p.name.empty()) pointers.insert(p.name);
     }
     // The tokens of top-level statements of the body that hold no ?:, && or ||.
@@ -258,7 +261,7 @@ void LoopAnalysis::read_subscripts(const KernelText& kernel) {
     };
     if (shape_.braced) {
         for (std::size_t s = shape_.body.first + 1; s + 1 < shape_.body.end;) {
-            const std::size_t e = std::max(statement_end(code_, source_, s), s + 1);
+            const std::size_t e = std::max(source::statement_end(code_, source_, s), s + 1);
             add_statement(s, e);
             s = e;
         }
@@ -267,13 +270,13 @@ void LoopAnalysis::read_subscripts(const KernelText& kernel) {
     }
 
     for (std::size_t i = shape_.open; i < shape_.body.end; ++i) {
-        if (code_[i].kind != TokenKind::Identifier || text(i + 1) != "[" ||
+        if (code_[i].kind != source::TokenKind::Identifier || text(i + 1) != "[" ||
             !pointers.contains(std::string(text(i)))) {
             continue;
         }
         const std::string_view before = text(i - 1);
         if (before == "." || before == "->" || before == "::") continue;
-        const std::size_t close = matching_bracket(code_, source_, i + 1);
+        const std::size_t close = source::matching_bracket(code_, source_, i + 1);
         if (close >= shape_.body.end) continue;
         Subscript s;
         s.pointer = std::string(text(i));
@@ -283,7 +286,7 @@ void LoopAnalysis::read_subscripts(const KernelText& kernel) {
             text(close + 1) == ")") {
             s.through_ldg = true;
             s.whole = {i - 3, close + 2};
-        } else if (before == "&" && is_prefix_operator(code_, source_, i - 1)) {
+        } else if (before == "&" && source::is_prefix_operator(code_, source_, i - 1)) {
             s.whole = {i - 1, close + 1};  // an address, not a load: kept whole for used_bare
         }
         s.unconditional = std::any_of(plain.begin(), plain.end(), [&](const TokenRange& r) {
@@ -298,14 +301,14 @@ bool LoopAnalysis::invariant(TokenRange range) const {
     static constexpr std::array<std::string_view, 8> kOperators = {"+", "-", "*", "/",
                                                                    "%", "(", ")", "."};
     for (std::size_t i = range.first; i < range.end; ++i) {
-        const Token& token = code_[i];
+        const source::Token& token = code_[i];
         const std::string_view t = text(i);
-        if (token.kind == TokenKind::Number) continue;
-        if (token.kind == TokenKind::Punctuator) {
+        if (token.kind == source::TokenKind::Number) continue;
+        if (token.kind == source::TokenKind::Punctuator) {
             if (!is_one_of(t, kOperators)) return false;
             continue;
         }
-        if (token.kind != TokenKind::Identifier) return false;
+        if (token.kind != source::TokenKind::Identifier) return false;
         if (i > range.first && text(i - 1) == ".") continue;  // blockIdx.x
         if (text(i + 1) == "(" || modified_.contains(std::string(t))) return false;
     }
@@ -318,33 +321,36 @@ bool LoopAnalysis::used_bare(const std::string& name) const {
         if (text(s.whole.first) != "&") loads.insert(s.index.first - 2);
     }
     for (std::size_t i = shape_.open; i < shape_.body.end; ++i) {
-        if (code_[i].kind != TokenKind::Identifier || text(i) != name) continue;
+        if (code_[i].kind != source::TokenKind::Identifier || text(i) != name) continue;
         if (text(i - 1) == "." || text(i - 1) == "->") continue;
         if (!loads.contains(i)) return true;
     }
     return false;
 }
 
-const Token* directive_before(const std::vector<Token>& tokens, std::size_t offset) {
+const source::Token* directive_before(const std::vector<source::Token>& tokens,
+                                      std::size_t offset) {
     const auto at = std::find_if(tokens.begin(), tokens.end(),
-                                 [&](const Token& t) { return t.begin == offset; });
+                                 [&](const source::Token& t) { return t.begin == offset; });
     for (auto it = at; it != tokens.begin();) {
         --it;
-        if (it->kind == TokenKind::Whitespace || it->kind == TokenKind::Comment) continue;
-        return it->kind == TokenKind::Preprocessor ? &*it : nullptr;
+        if (it->kind == source::TokenKind::Whitespace || it->kind == source::TokenKind::Comment)
+            continue;
+        return it->kind == source::TokenKind::Preprocessor ? &*it : nullptr;
     }
     return nullptr;
 }
 
-LoopSpan loop_span(std::string_view source, const KernelLoop& loop, const LoopAnalysis& analysis) {
+LoopSpan loop_span(std::string_view source, const source::KernelLoop& loop,
+                   const LoopAnalysis& analysis) {
     LoopSpan span;
     span.begin = loop.keyword;
     span.end = analysis.code()[analysis.shape().body.end - 1].end;
     span.indent = line_indent(source, loop.keyword);
     if (loop.has_unroll_pragma) {
-        const std::vector<Token> tokens = lex(source);
-        if (const Token* directive = directive_before(tokens, loop.keyword)) {
-            span.pragma = std::string(token_text(source, *directive));
+        const std::vector<source::Token> tokens = source::lex(source);
+        if (const source::Token* directive = directive_before(tokens, loop.keyword)) {
+            span.pragma = std::string(source::token_text(source, *directive));
             span.begin = directive->begin - line_indent(source, directive->begin).size();
             span.lead = span.indent;
         }
@@ -362,18 +368,18 @@ std::string edited_text(std::string_view source, std::size_t begin, std::size_t 
     return apply_edits(source.substr(begin, end - begin), std::move(shifted));
 }
 
-const KernelLoop* loop_on_line(const KernelText& kernel, int line) {
+const source::KernelLoop* loop_on_line(const source::KernelText& kernel, int line) {
     const auto loop = std::find_if(kernel.loops.begin(), kernel.loops.end(),
-                                   [&](const KernelLoop& l) { return l.line == line; });
+                                   [&](const source::KernelLoop& l) { return l.line == line; });
     return loop == kernel.loops.end() ? nullptr : &*loop;
 }
 
-std::string pointee_type(std::string_view source, const KernelParameter& p) {
+std::string pointee_type(std::string_view source, const source::KernelParameter& p) {
     if (!p.is_pointer) return "";
     const std::string_view head = source.substr(p.begin, p.pointer_star - p.begin);
     std::string type;
-    for (const Token& token : code_tokens(head)) {
-        const std::string_view word = token_text(head, token);
+    for (const source::Token& token : source::code_tokens(head)) {
+        const std::string_view word = source::token_text(head, token);
         if (word == "const" || word == "volatile" || word == "__restrict__") continue;
         if (!type.empty()) type += ' ';
         type += word;
@@ -415,8 +421,9 @@ std::string indent_following_lines(std::string_view text, std::string_view extra
 std::string fresh_name(std::string_view source, const std::string& base,
                        const std::set<std::string>& taken) {
     std::set<std::string_view> used;
-    for (const Token& token : code_tokens(source)) {
-        if (token.kind == TokenKind::Identifier) used.insert(token_text(source, token));
+    for (const source::Token& token : source::code_tokens(source)) {
+        if (token.kind == source::TokenKind::Identifier)
+            used.insert(source::token_text(source, token));
     }
     std::string name = base;
     for (int n = 2; used.contains(name) || taken.contains(name); ++n) {

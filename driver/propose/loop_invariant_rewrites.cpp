@@ -6,10 +6,10 @@
 #include <map>
 #include <string>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/loop_analysis.h"
-#include "driver/propose/rewrites.h"
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/source/kernel_text.h"
 
 namespace optiml::propose {
 namespace {
@@ -24,7 +24,7 @@ bool movable(const LoopAnalysis& a) {
 
 // `if (S OP E) { before... for (...) {...} after... }` in place of the loop, the loop's text
 // edited by `edits`.
-std::string guarded(std::string_view source, const KernelLoop& loop, const LoopAnalysis& a,
+std::string guarded(std::string_view source, const source::KernelLoop& loop, const LoopAnalysis& a,
                     const std::vector<std::string>& before, const std::vector<TextEdit>& edits,
                     const std::vector<std::string>& after) {
     const LoopSpan span = loop_span(source, loop, a);
@@ -59,24 +59,27 @@ bool is_write_at(const LoopAnalysis& a, const Subscript& s) {
 }
 
 // The kernel uses `name` only as `name[...]`: no copy of the pointer, no element's address.
-bool only_subscripted(std::string_view source, const KernelText& kernel, const std::string& name) {
-    std::vector<Token> body;
-    for (const Token& token : code_tokens(source)) {
+bool only_subscripted(std::string_view source, const source::KernelText& kernel,
+                      const std::string& name) {
+    std::vector<source::Token> body;
+    for (const source::Token& token : source::code_tokens(source)) {
         if (token.begin >= kernel.body_begin && token.end <= kernel.body_end) body.push_back(token);
     }
     for (std::size_t i = 0; i < body.size(); ++i) {
-        if (body[i].kind != TokenKind::Identifier || token_text(source, body[i]) != name) continue;
-        const std::string_view before = i > 0 ? token_text(source, body[i - 1]) : "";
+        if (body[i].kind != source::TokenKind::Identifier ||
+            source::token_text(source, body[i]) != name)
+            continue;
+        const std::string_view before = i > 0 ? source::token_text(source, body[i - 1]) : "";
         if (before == "." || before == "->" || before == "::") continue;
-        if (i + 1 >= body.size() || token_text(source, body[i + 1]) != "[") return false;
-        if (before == "&" && is_prefix_operator(body, source, i - 1)) return false;
+        if (i + 1 >= body.size() || source::token_text(source, body[i + 1]) != "[") return false;
+        if (before == "&" && source::is_prefix_operator(body, source, i - 1)) return false;
     }
     return true;
 }
 
-bool is_volatile(const KernelParameter& p) {
-    for (const Token& token : code_tokens(p.declaration)) {
-        if (token_text(p.declaration, token) == "volatile") return true;
+bool is_volatile(const source::KernelParameter& p) {
+    for (const source::Token& token : source::code_tokens(p.declaration)) {
+        if (source::token_text(p.declaration, token) == "volatile") return true;
     }
     return false;
 }
@@ -85,8 +88,8 @@ bool is_volatile(const KernelParameter& p) {
 
 std::optional<std::string> hoist_invariant_loads(std::string_view source, std::string_view kernel,
                                                  int loop_line) {
-    const KernelText text = find_kernel(source, kernel);
-    const KernelLoop* loop = loop_on_line(text, loop_line);
+    const source::KernelText text = source::find_kernel(source, kernel);
+    const source::KernelLoop* loop = loop_on_line(text, loop_line);
     if (!loop) return std::nullopt;
     const LoopAnalysis a(source, text, loop->keyword);
     // Without a store in the loop the compiler already loads an invariant address once.
@@ -94,7 +97,7 @@ std::optional<std::string> hoist_invariant_loads(std::string_view source, std::s
     // Pointers whose elements the loop cannot change: never written by the kernel, or written
     // elsewhere but only ever through subscripts, none of them in this loop a write.
     std::map<std::string, std::string> read_only;  // pointer -> its element type
-    for (const KernelParameter& p : text.parameters) {
+    for (const source::KernelParameter& p : text.parameters) {
         if (!p.is_pointer || p.name.empty() || is_volatile(p)) continue;
         const bool unchanged =
             !text.written_parameters.contains(p.name) ||
@@ -144,15 +147,15 @@ std::optional<std::string> hoist_invariant_loads(std::string_view source, std::s
 
 std::optional<std::string> accumulate_in_register(std::string_view source, std::string_view kernel,
                                                   int loop_line) {
-    const KernelText text = find_kernel(source, kernel);
-    const KernelLoop* loop = loop_on_line(text, loop_line);
+    const source::KernelText text = source::find_kernel(source, kernel);
+    const source::KernelLoop* loop = loop_on_line(text, loop_line);
     if (!loop) return std::nullopt;
     const LoopAnalysis a(source, text, loop->keyword);
     if (!movable(a)) return std::nullopt;
     std::vector<std::string> before, after;
     std::vector<TextEdit> edits;
     std::set<std::string> names;
-    for (const KernelParameter& p : text.parameters) {
+    for (const source::KernelParameter& p : text.parameters) {
         const std::string type = pointee_type(source, p);
         if (type.empty() || p.name.empty() || is_volatile(p) || a.used_bare(p.name)) continue;
         std::vector<const Subscript*> uses;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "driver/propose/kernel_features.h"
+#include "driver/propose/detail/kernel_features.h"
 
 namespace optiml::propose {
 namespace {

@@ -4,11 +4,11 @@
 #include <array>
 #include <string>
 
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/loop_analysis.h"
-#include "driver/propose/rewrites.h"
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
 
 namespace optiml::propose {
 namespace {
@@ -17,14 +17,14 @@ bool is_blank(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-bool only_read(const KernelText& text, const KernelParameter& p,
+bool only_read(const source::KernelText& text, const source::KernelParameter& p,
                const std::set<std::string>& read_only) {
     return p.is_pointer && !p.name.empty() && read_only.contains(p.name) &&
            !text.written_parameters.contains(p.name);
 }
 
 // `const` on the pointee: in front for `float* x`, before the last '*' for `float** x`.
-TextEdit pointee_const(std::string_view source, const KernelParameter& p) {
+TextEdit pointee_const(std::string_view source, const source::KernelParameter& p) {
     const std::string_view declaration = std::string_view(source).substr(p.begin, p.end - p.begin);
     if (std::count(declaration.begin(), declaration.end(), '*') == 1) return {p.begin, 0, "const "};
     const bool blank_before = is_blank(source[p.pointer_star - 1]);
@@ -80,9 +80,9 @@ bool ldg_loads(std::string_view type) {
 
 std::optional<std::string> restrict_pointers(std::string_view source, std::string_view kernel,
                                              const std::set<std::string>& read_only) {
-    const KernelText text = find_kernel(source, kernel);
+    const source::KernelText text = source::find_kernel(source, kernel);
     std::vector<TextEdit> edits;
-    for (const KernelParameter& p : text.parameters) {
+    for (const source::KernelParameter& p : text.parameters) {
         if (!p.is_pointer) continue;
         if (!p.has_restrict) {
             const bool blank_after = is_blank(source[p.pointer_star + 1]);
@@ -99,28 +99,29 @@ std::optional<std::string> restrict_pointers(std::string_view source, std::strin
 
 std::optional<std::string> load_through_ldg(std::string_view source, std::string_view kernel,
                                             const std::set<std::string>& read_only) {
-    const KernelText text = find_kernel(source, kernel);
+    const source::KernelText text = source::find_kernel(source, kernel);
     std::set<std::string> loaded;
-    for (const KernelParameter& p : text.parameters) {
+    for (const source::KernelParameter& p : text.parameters) {
         if (only_read(text, p, read_only) && ldg_loads(pointee_type(source, p))) {
             loaded.insert(p.name);
         }
     }
-    std::vector<Token> body;
-    for (const Token& token : code_tokens(source)) {
+    std::vector<source::Token> body;
+    for (const source::Token& token : source::code_tokens(source)) {
         if (token.begin >= text.body_begin && token.end <= text.body_end) body.push_back(token);
     }
     std::vector<TextEdit> edits;
     for (std::size_t i = 0; i + 1 < body.size(); ++i) {
-        if (body[i].kind != TokenKind::Identifier ||
-            !loaded.contains(std::string(token_text(source, body[i]))) ||
-            token_text(source, body[i + 1]) != "[") {
+        if (body[i].kind != source::TokenKind::Identifier ||
+            !loaded.contains(std::string(source::token_text(source, body[i]))) ||
+            source::token_text(source, body[i + 1]) != "[") {
             continue;
         }
-        const std::string_view before = i > 0 ? token_text(source, body[i - 1]) : "";
-        if (before == "." || before == "->" || before == "::") continue;         // another's member
-        if (before == "&" && is_prefix_operator(body, source, i - 1)) continue;  // an address
-        const std::size_t close = matching_bracket(body, source, i + 1);
+        const std::string_view before = i > 0 ? source::token_text(source, body[i - 1]) : "";
+        if (before == "." || before == "->" || before == "::") continue;  // another's member
+        if (before == "&" && source::is_prefix_operator(body, source, i - 1))
+            continue;  // an address
+        const std::size_t close = source::matching_bracket(body, source, i + 1);
         if (close >= body.size()) continue;
         edits.push_back({body[i].begin, 0, "__ldg(&"});
         edits.push_back({body[close].end, 0, ")"});

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/rewrites.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -17,9 +17,9 @@ struct Offer {
 };
 
 // The innermost loop of `text` whose lines hold `line`.
-const KernelLoop* loop_holding(const KernelText& text, int line) {
-    const KernelLoop* found = nullptr;
-    for (const KernelLoop& loop : text.loops)
+const source::KernelLoop* loop_holding(const source::KernelText& text, int line) {
+    const source::KernelLoop* found = nullptr;
+    for (const source::KernelLoop& loop : text.loops)
         if (loop.line <= line && line <= loop.last_line && (!found || loop.depth > found->depth))
             found = &loop;
     return found;
@@ -30,10 +30,10 @@ const KernelLoop* loop_holding(const KernelText& text, int line) {
 std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node) {
     const search::Candidate& from = *node.candidate;
     const std::string source = context_.text_of(from);
-    KernelText kernel;
+    source::KernelText kernel;
     try {
-        kernel = find_kernel(source, context_.kernel);
-    } catch (const RewriteError&) {
+        kernel = source::find_kernel(source, context_.kernel);
+    } catch (const source::RewriteError&) {
         return {};  // a text the editor cannot read is not rewritten
     }
     const analysis::EvidenceReport* evidence = context_.evidence_of(from);
@@ -67,15 +67,15 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
            {{"l2_sectors", -1}}});
 
     // Unrolling: the loop holding each dominant stall; without samples, the innermost loops.
-    std::vector<std::pair<const KernelLoop*, std::string>> loops;
+    std::vector<std::pair<const source::KernelLoop*, std::string>> loops;
     if (evidence && evidence->stalls)
         for (const auto& stall : evidence->stalls->dominant)
-            if (const KernelLoop* loop = loop_holding(kernel, stall.line))
+            if (const source::KernelLoop* loop = loop_holding(kernel, stall.line))
                 loops.emplace_back(loop, stall.id);
     if (loops.empty()) {
         int deepest = -1;
-        for (const KernelLoop& loop : kernel.loops) deepest = std::max(deepest, loop.depth);
-        for (const KernelLoop& loop : kernel.loops)
+        for (const source::KernelLoop& loop : kernel.loops) deepest = std::max(deepest, loop.depth);
+        for (const source::KernelLoop& loop : kernel.loops)
             if (loop.depth == deepest) loops.emplace_back(&loop, "metrics");
     }
     std::vector<int> unrolled_lines;
@@ -99,7 +99,7 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
 
     // Loop rewrites on every loop where their precondition holds, citing the dominant stall the
     // loop holds when there is one (else the diagnosis).
-    for (const KernelLoop& loop : kernel.loops) {
+    for (const source::KernelLoop& loop : kernel.loops) {
         std::vector<std::string> cited;
         if (evidence && evidence->stalls)
             for (const auto& stall : evidence->stalls->dominant)
@@ -110,7 +110,7 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
         const auto attempt = [](const auto& rewrite) -> std::optional<std::string> {
             try {
                 return rewrite();
-            } catch (const RewriteError&) {
+            } catch (const source::RewriteError&) {
                 return std::nullopt;
             }
         };

@@ -1,4 +1,4 @@
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/text_edits.h"
 
 #include <algorithm>
 

@@ -2,12 +2,12 @@
 #include <algorithm>
 #include <string>
 
-#include "driver/propose/cuda_tokens.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/loop_analysis.h"
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/rewrites.h"
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -41,20 +41,21 @@ TextEdit pragma_line_before(std::string_view source, std::size_t keyword,
 std::optional<std::string> unroll_loop(std::string_view source, std::string_view kernel,
                                        int loop_line, int factor) {
     if (factor < 0) {
-        throw RewriteError("unroll_loop on '" + std::string(kernel) +
-                           "': the unroll factor must not be negative");
+        throw source::RewriteError("unroll_loop on '" + std::string(kernel) +
+                                   "': the unroll factor must not be negative");
     }
-    const KernelText text = find_kernel(source, kernel);
-    const auto loop = std::find_if(text.loops.begin(), text.loops.end(),
-                                   [&](const KernelLoop& l) { return l.line == loop_line; });
+    const source::KernelText text = source::find_kernel(source, kernel);
+    const auto loop =
+        std::find_if(text.loops.begin(), text.loops.end(),
+                     [&](const source::KernelLoop& l) { return l.line == loop_line; });
     if (loop == text.loops.end()) return std::nullopt;
 
     const std::string wanted_factor = factor == 0 ? "" : std::to_string(factor);
     const std::string pragma = "#pragma unroll" + (factor == 0 ? "" : " " + wanted_factor);
     if (loop->has_unroll_pragma) {
-        const std::vector<Token> tokens = lex(source);
-        const Token* directive = directive_before(tokens, loop->keyword);
-        if (unroll_pragma_factor(token_text(source, *directive)) == wanted_factor) {
+        const std::vector<source::Token> tokens = source::lex(source);
+        const source::Token* directive = directive_before(tokens, loop->keyword);
+        if (source::unroll_pragma_factor(source::token_text(source, *directive)) == wanted_factor) {
             return std::nullopt;
         }
         return apply_edits(source, {{directive->begin, directive->end - directive->begin, pragma}});

@@ -5,11 +5,11 @@
 #include <map>
 #include <string>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/loop_analysis.h"
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/rewrites.h"
-#include "driver/propose/text_edits.h"
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -49,11 +49,11 @@ std::string parenthesized(const std::string& expression, bool single_token) {
 std::optional<std::string> vectorize_loads(std::string_view source, std::string_view kernel,
                                            int loop_line, int width) {
     if (width != 2 && width != 4) {
-        throw RewriteError("vectorize_loads on '" + std::string(kernel) +
-                           "': the vector width must be 2 or 4");
+        throw source::RewriteError("vectorize_loads on '" + std::string(kernel) +
+                                   "': the vector width must be 2 or 4");
     }
-    const KernelText text = find_kernel(source, kernel);
-    const KernelLoop* loop = loop_on_line(text, loop_line);
+    const source::KernelText text = source::find_kernel(source, kernel);
+    const source::KernelLoop* loop = loop_on_line(text, loop_line);
     if (!loop) return std::nullopt;
     const LoopAnalysis a(source, text, loop->keyword);
     const LoopShape& shape = a.shape();
@@ -66,8 +66,8 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
     if (a.jumps() || a.stores_memory() || !a.pure_calls()) return std::nullopt;
     if (!a.invariant(shape.start) || !a.invariant(shape.bound)) return std::nullopt;
 
-    std::map<std::string, const KernelParameter*> floats;
-    for (const KernelParameter& p : text.parameters) {
+    std::map<std::string, const source::KernelParameter*> floats;
+    for (const source::KernelParameter& p : text.parameters) {
         if (pointee_type(source, p) == "float" && !text.written_parameters.contains(p.name))
             floats[p.name] = &p;
     }
@@ -143,7 +143,7 @@ std::optional<std::string> vectorize_loads(std::string_view source, std::string_
                         return e.offset <= a.code()[t].begin &&
                                a.code()[t].end <= e.offset + e.length;
                     });
-                if (replaced || a.text(t) != k || a.code()[t].kind != TokenKind::Identifier)
+                if (replaced || a.text(t) != k || a.code()[t].kind != source::TokenKind::Identifier)
                     continue;
                 if (t > 0 && (a.text(t - 1) == "." || a.text(t - 1) == "->")) continue;
                 edits.push_back(

@@ -1,11 +1,11 @@
-#include "driver/report/convergence_chart.h"
+#include "driver/report/detail/convergence_chart.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 
-#include "driver/analysis/format.h"
-#include "driver/report/html_text.h"
+#include "driver/base/format.h"
+#include "driver/report/detail/html_text.h"
 #include "driver/search/candidate_json.h"
 
 namespace optiml::report {
@@ -33,7 +33,7 @@ std::vector<Chart> convergence_charts(const nlohmann::json& manifest, std::strin
         best = median;
         const search::Candidate candidate = search::read_candidate(row);
         const int phase = candidate.is_original_source() && candidate.options.empty() ? 0 : 1;
-        const std::string label = analysis::format::seconds(median * 1e-3) + " at evaluation " +
+        const std::string label = base::format::seconds(median * 1e-3) + " at evaluation " +
                                   std::to_string(i + 1) + ": " +
                                   search::format_candidate(candidate);
         by_count[phase].points.push_back({static_cast<double>(i + 1), median, label});

@@ -4,16 +4,16 @@
 #include <cstdio>
 #include <sstream>
 
-#include "driver/analysis/format.h"
-#include "driver/report/line_diff.h"
+#include "driver/base/format.h"
+#include "driver/report/detail/line_diff.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
 
 namespace optiml::report {
 namespace {
 
-using analysis::format::milliseconds;
-using analysis::format::precise;
+using base::format::milliseconds;
+using base::format::precise;
 
 std::string signed_number(double value) {
     char text[32];

@@ -3,11 +3,11 @@
 #include <sstream>
 
 #include "driver/analysis/evidence.h"
-#include "driver/analysis/format.h"
-#include "driver/report/convergence_chart.h"
-#include "driver/report/html_text.h"
-#include "driver/report/roofline_chart.h"
-#include "driver/report/svg_chart.h"
+#include "driver/base/format.h"
+#include "driver/report/detail/convergence_chart.h"
+#include "driver/report/detail/html_text.h"
+#include "driver/report/detail/roofline_chart.h"
+#include "driver/report/detail/svg_chart.h"
 #include "driver/search/candidate_json.h"
 
 namespace optiml::report {
@@ -44,7 +44,7 @@ svg .series polyline { stroke-width: 2; }
 )";
 
 std::string ms(double value) {
-    return analysis::format::seconds(value * 1e-3);
+    return base::format::seconds(value * 1e-3);
 }
 
 // explain()'s text with the diff's lines marked for colour.
@@ -83,12 +83,12 @@ void summary(std::ostringstream& out, const ReportInput& in) {
     row("kernel", m.value("kernel", "?"));
     row("result", ms(m.at("original_time_ms").value("median", 0.0)) + " original → " +
                       ms(m.at("time_ms").value("median", 0.0)) + " winner (" +
-                      analysis::format::number(m.value("speedup", 0.0)) + "x)");
+                      base::format::number(m.value("speedup", 0.0)) + "x)");
     row("winner", search::format_candidate(search::read_candidate(m)));
     row("search", search.value("strategy", "?") + ", " +
                       std::to_string(search.value("evaluations", 0)) + " evaluations of " +
                       std::to_string(search.value("space_size", 0)) + " in " +
-                      analysis::format::seconds(search.value("wall_s", 0.0)));
+                      base::format::seconds(search.value("wall_s", 0.0)));
     row("device", device.value("name", "?") + ", " + std::to_string(device.value("sms", 0)) +
                       " SMs, driver " + std::to_string(device.value("driver", 0)));
     row("toolchain",

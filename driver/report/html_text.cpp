@@ -1,4 +1,4 @@
-#include "driver/report/html_text.h"
+#include "driver/report/detail/html_text.h"
 
 namespace optiml::report {
 

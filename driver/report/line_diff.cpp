@@ -1,4 +1,4 @@
-#include "driver/report/line_diff.h"
+#include "driver/report/detail/line_diff.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,12 +1,12 @@
-#include "driver/report/roofline_chart.h"
+#include "driver/report/detail/roofline_chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "driver/analysis/evidence.h"
-#include "driver/analysis/format.h"
-#include "driver/report/html_text.h"
+#include "driver/base/format.h"
+#include "driver/report/detail/html_text.h"
 
 namespace optiml::report {
 namespace {
@@ -21,8 +21,8 @@ double counter(const nlohmann::json& names, const nlohmann::json& row, const std
 }
 
 std::string point_label(const std::string& what, double intensity, double flops_per_s) {
-    return what + ": " + analysis::format::number(intensity) + " FLOP/byte, " +
-           analysis::format::si(flops_per_s, "FLOP/s");
+    return what + ": " + base::format::number(intensity) + " FLOP/byte, " +
+           base::format::si(flops_per_s, "FLOP/s");
 }
 
 }  // namespace
@@ -64,9 +64,9 @@ std::optional<Chart> roofline_chart(const nlohmann::json& evidence, std::string&
     }
     Chart chart;
     chart.id = "roofline";
-    chart.title = "Roofline (" + ceilings->precision + ", measured ceilings: " +
-                  analysis::format::si(ceilings->dram_bytes_per_s, "B/s") + ", " +
-                  analysis::format::si(ceilings->flops_per_s, "FLOP/s") + ")";
+    chart.title = "Roofline (" + ceilings->precision +
+                  ", measured ceilings: " + base::format::si(ceilings->dram_bytes_per_s, "B/s") +
+                  ", " + base::format::si(ceilings->flops_per_s, "FLOP/s") + ")";
     chart.x_label = "arithmetic intensity (FLOP per DRAM byte)";
     chart.y_label = "achieved " + ceilings->precision + " FLOP/s";
     chart.log_x = chart.log_y = true;
@@ -91,7 +91,7 @@ std::optional<Chart> roofline_chart(const nlohmann::json& evidence, std::string&
             if (flops <= 0 || bytes <= 0 || seconds <= 0) continue;
             variants.points.push_back({flops / bytes, flops / seconds,
                                        point_label("variant " + std::to_string(i + 1) + ", " +
-                                                       analysis::format::seconds(seconds),
+                                                       base::format::seconds(seconds),
                                                    flops / bytes, flops / seconds)});
         }
     }

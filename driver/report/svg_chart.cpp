@@ -1,4 +1,4 @@
-#include "driver/report/svg_chart.h"
+#include "driver/report/detail/svg_chart.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <limits>
 #include <sstream>
 
-#include "driver/analysis/format.h"
-#include "driver/report/html_text.h"
+#include "driver/base/format.h"
+#include "driver/report/detail/html_text.h"
 
 namespace optiml::report {
 namespace {
@@ -94,15 +94,15 @@ std::string render_svg(const Chart& chart) {
         const std::string px = coordinate(x.map(t));
         out << "<line class=\"grid\" x1=\"" << px << "\" x2=\"" << px << "\" y1=\"" << y.from
             << "\" y2=\"" << y.to << "\"/><text class=\"tick\" x=\"" << px << "\" y=\""
-            << y.from + 16 << "\" text-anchor=\"middle\">"
-            << escape_html(analysis::format::si(t, "")) << "</text>\n";
+            << y.from + 16 << "\" text-anchor=\"middle\">" << escape_html(base::format::si(t, ""))
+            << "</text>\n";
     }
     for (const double t : y.ticks()) {
         const std::string py = coordinate(y.map(t));
         out << "<line class=\"grid\" x1=\"" << x.from << "\" x2=\"" << x.to << "\" y1=\"" << py
             << "\" y2=\"" << py << "\"/><text class=\"tick\" x=\"" << x.from - 6 << "\" y=\"" << py
             << "\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-            << escape_html(analysis::format::si(t, "")) << "</text>\n";
+            << escape_html(base::format::si(t, "")) << "</text>\n";
     }
     out << "<line class=\"axis\" x1=\"" << x.from << "\" x2=\"" << x.to << "\" y1=\"" << y.from
         << "\" y2=\"" << y.from << "\"/><line class=\"axis\" x1=\"" << x.from << "\" x2=\""

@@ -9,8 +9,8 @@
 // greedy_ils taking turns, no design) needed 1-38.5. With the design the convolution needed 6
 // (default with tile_size_x=8 is within 2%) and the matmul 2 (its corner is); local_bayes in
 // place of greedy_ils made the transpose 8 instead of 16-22 in trial runs.
-#include "driver/search/initial_design.h"
-#include "driver/search/strategies.h"
+#include "driver/search/detail/initial_design.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 

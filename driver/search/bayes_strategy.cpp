@@ -9,8 +9,8 @@
 #include <cmath>
 #include <random>
 
-#include "driver/search/gaussian_process.h"
-#include "driver/search/strategies.h"
+#include "driver/search/detail/gaussian_process.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

@@ -1,7 +1,7 @@
 // Every valid configuration in enumeration order (lexicographic in value indices).
 #include <numeric>
 
-#include "driver/search/ordered_strategy.h"
+#include "driver/search/detail/ordered_strategy.h"
 
 namespace optiml::search {
 

@@ -1,4 +1,4 @@
-#include "driver/search/gaussian_process.h"
+#include "driver/search/detail/gaussian_process.h"
 
 #include <cmath>
 #include <numeric>

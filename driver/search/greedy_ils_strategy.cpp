@@ -7,7 +7,7 @@
 #include <cmath>
 #include <random>
 
-#include "driver/search/strategies.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

@@ -1,10 +1,10 @@
-#include "driver/search/initial_design.h"
+#include "driver/search/detail/initial_design.h"
 
 #include <algorithm>
 #include <limits>
 #include <optional>
 
-#include "driver/search/strategies.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "driver/search/recording_json.h"
+#include "driver/search/detail/recording_json.h"
 
 namespace optiml::search::detail {
 namespace {

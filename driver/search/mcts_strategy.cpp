@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <random>
 
-#include "driver/search/mcts_tree.h"
-#include "driver/search/strategies.h"
+#include "driver/search/detail/mcts_tree.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

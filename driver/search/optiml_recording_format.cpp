@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "driver/search/recording_json.h"
+#include "driver/search/detail/recording_json.h"
 
 namespace optiml::search::detail {
 namespace {

@@ -3,7 +3,7 @@
 // outcome, so each searches with all that was measured. No single strategy was best on every
 // recorded space (bench/search_efficiency); taking turns costs each at most a factor of the
 // members' count where it is best, and lets the other recover where it is not.
-#include "driver/search/strategies.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "driver/search/ordered_strategy.h"
+#include "driver/search/detail/ordered_strategy.h"
 
 namespace optiml::search {
 

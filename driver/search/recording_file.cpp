@@ -4,7 +4,7 @@
 #include <fstream>
 #include <set>
 
-#include "driver/search/recording_json.h"
+#include "driver/search/detail/recording_json.h"
 
 namespace optiml::search {
 namespace detail {

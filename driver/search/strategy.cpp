@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "driver/search/strategies.h"
+#include "driver/search/detail/strategies.h"
 
 namespace optiml::search {
 namespace {

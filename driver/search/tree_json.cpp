@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "driver/search/candidate_json.h"
-#include "driver/search/recording_json.h"
+#include "driver/search/detail/recording_json.h"
 
 namespace optiml::search {
 namespace {

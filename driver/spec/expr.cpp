@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "driver/spec/expr_node.h"
+#include "driver/spec/detail/expr_node.h"
 
 namespace optiml::expr {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "driver/spec/detail/expr_node.h"
 #include "driver/spec/expr.h"
-#include "driver/spec/expr_node.h"
 
 namespace optiml::expr {
 namespace {

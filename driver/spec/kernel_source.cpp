@@ -11,8 +11,8 @@
 #include <iterator>
 #include <regex>
 
-#include "driver/spec/json_field.h"
-#include "driver/spec/spec_internal.h"
+#include "driver/spec/detail/json_field.h"
+#include "driver/spec/detail/spec_internal.h"
 
 namespace optiml::spec {
 namespace {

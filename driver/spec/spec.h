@@ -184,7 +184,7 @@ struct TargetFlags {
     bool relocatable = false;  // CUDA_SEPARABLE_COMPILATION (-rdc=true)
     // What the build line shows of them: `options`, then each include folder inside the project
     // as "-I<path relative to the source root>", then "-rdc=true". The key holds those of them
-    // that can change the device code (tune/kernel_key.h).
+    // that can change the device code (identity/kernel_key.h).
     std::vector<std::string> key_options;
     bool empty() const { return options.empty() && include_dirs.empty() && !relocatable; }
 };

@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-#include "driver/spec/json_field.h"
+#include "driver/spec/detail/json_field.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::spec {

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/spec/json_field.h"
-#include "driver/spec/spec_internal.h"
+#include "driver/spec/detail/json_field.h"
+#include "driver/spec/detail/spec_internal.h"
 
 namespace optiml::spec::detail {
 namespace {

@@ -1,7 +1,7 @@
 // The canonical JSON of a spec: what the cache key hashes. Built from the parsed Spec, so every
 // default is filled in, every expression is its text, keys are sorted (nlohmann::json's std::map)
 // and formatting, comments and key order of the file do not matter. No absolute paths.
-#include "driver/spec/spec_internal.h"
+#include "driver/spec/detail/spec_internal.h"
 
 namespace optiml::spec::detail {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "driver/spec/data_file.h"
-#include "driver/spec/json_field.h"
-#include "driver/spec/spec_internal.h"
+#include "driver/spec/detail/json_field.h"
+#include "driver/spec/detail/spec_internal.h"
 
 namespace optiml::spec::detail {
 namespace {
@@ -216,9 +216,9 @@ void check_file_fills(const Spec& spec, const std::string& file) {
             const std::int64_t count = entry.count->eval(env);
             if (count >= 0 && static_cast<std::uint64_t>(count) == layout.element_count) return;
             const std::string problem =
-                (size ? entry.owner + ".count: '" : "'") + entry.count->text() + "' is " + std::to_string(count) +
-                " with the default configuration (" + describe_config(env) + ") but " +
-                entry.fill->file.as_written + " " + describe_contents(layout);
+                (size ? entry.owner + ".count: '" : "'") + entry.count->text() + "' is " +
+                std::to_string(count) + " with the default configuration (" + describe_config(env) +
+                ") but " + entry.fill->file.as_written + " " + describe_contents(layout);
             fail(file, field, problem,
                  size ? "a size at which the count equals the file's elements (a file's data "
                         "cannot change with the problem size)"

@@ -6,12 +6,12 @@
 #include <thread>
 
 #include "cache/key.h"
-#include "driver/compile/elapsed.h"
+#include "driver/base/elapsed.h"
+#include "driver/base/read_file.h"
 #include "driver/compile/kernel_symbol.h"
-#include "driver/compile/read_file.h"
+#include "driver/identity/compiler_choice.h"
+#include "driver/identity/kernel_key.h"
 #include "driver/measure/statistics.h"
-#include "driver/tune/compiler_choice.h"
-#include "driver/tune/kernel_key.h"
 #include "driver/tune/timing_conditions.h"
 
 namespace optiml::tune {
@@ -55,55 +55,13 @@ search::Outcome failure(std::string status, std::string message) {
 
 }  // namespace
 
-namespace {
-
-// Everything but the text comes from the spec and the parameters. The name expression is taken
-// at `config`: a parameter among the template arguments ("MatrixMulCUDA<tile_size>") becomes
-// its value ("MatrixMulCUDA<32>"), so the compiler instantiates, and the image is searched for,
-// that kernel.
-compile::CompileRequest request_of_text(const spec::Spec& spec, const search::Config& config,
-                                        std::string source_text, int arch, compile::Output output) {
-    compile::CompileRequest request;
-    request.source_text = std::move(source_text);
-    request.source_name = spec.source.filename().string();
-    request.name_expression = compile::expand_defines(spec.kernel, config);
-    request.options = spec.nvrtc_options;
-    request.include_dirs.push_back(spec.source.parent_path());
-    for (const auto& dir : spec.include_dirs)
-        request.include_dirs.push_back(spec.file.parent_path() / dir);
-    request.include_dirs.insert(request.include_dirs.end(), spec.target.include_dirs.begin(),
-                                spec.target.include_dirs.end());
-    request.build_options = spec.target.options;
-    request.relocatable = spec.target.relocatable;
-    request.defines = config;
-    request.arch = arch;
-    request.output = output;
-    return request;
-}
-
-}  // namespace
-
-compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
-                                             int arch, compile::Output output) {
-    return make_compile_request(spec, config, arch, output, choose_compiler(spec, arch).backend);
-}
-
-compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
-                                             int arch, compile::Output output,
-                                             compile::Backend backend) {
-    compile::CompileRequest request =
-        request_of_text(spec, config, compile::read_file(spec.source), arch, output);
-    request.backend = backend;
-    return request;
-}
-
 compile::CompileRequest make_compile_request(const spec::Spec& spec,
                                              const search::Candidate& candidate,
                                              const SourceVariants& sources, int arch,
                                              compile::Output output) {
-    compile::CompileRequest request = request_of_text(
+    compile::CompileRequest request = identity::request_of_text(
         spec, candidate.parameters, sources.text(candidate.source_id), arch, output);
-    request.backend = choose_compiler(spec, arch).backend;
+    request.backend = identity::choose_compiler(spec, arch).backend;
     request.options.insert(request.options.end(), candidate.options.begin(),
                            candidate.options.end());
     return request;
@@ -155,19 +113,20 @@ void add_extra_sizes(const spec::Spec& spec, const Problem& main, const LaunchSp
 
 CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                                        fs::path scratch_dir, TimingSpec timing)
-    : CandidateEvaluator(spec, arch, session, std::move(scratch_dir), timing, scan_sources(spec)) {}
+    : CandidateEvaluator(spec, arch, session, std::move(scratch_dir), timing,
+                         identity::scan_sources(spec)) {}
 
 // The kernel is read once: every candidate of the original source compiles that text.
 CandidateEvaluator::CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                                        fs::path scratch_dir, TimingSpec timing,
-                                       const KernelSources& kernel)
+                                       const identity::KernelSources& kernel)
     : spec_(spec),
       arch_(arch),
       session_(session),
       scratch_(std::move(scratch_dir)),
       timing_(timing),
       sources_(kernel.files.front().contents),
-      headers_digest_(headers_digest(kernel)) {}
+      headers_digest_(identity::headers_digest(kernel)) {}
 
 compile::CompileQueue& CandidateEvaluator::queue() {
     if (!queue_) queue_ = std::make_unique<compile::CompileQueue>(0, images_, headers_digest_);
@@ -191,7 +150,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate(
         done[position.at(finished->ticket)] = std::move(*finished);
     }
     // The GPU waits for the whole batch: each variant is charged its share of that wait.
-    const double wait_ms = compile::since_ms(compile_start) / static_cast<double>(batch.size());
+    const double wait_ms = base::since_ms(compile_start) / static_cast<double>(batch.size());
 
     Compiled compiled;
     for (std::size_t i = 0; i < batch.size(); ++i)
@@ -217,7 +176,7 @@ std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator:
     const auto wait_start = std::chrono::steady_clock::now();
     auto finished = queue().next();
     if (!finished) return std::nullopt;
-    const double wait_ms = compile::since_ms(wait_start);
+    const double wait_ms = base::since_ms(wait_start);
     const auto found = submitted_.find(finished->ticket);
     search::Candidate candidate = found->second;
     submitted_.erase(found);

@@ -21,12 +21,13 @@
 #include "driver/compile/compile_queue.h"
 #include "driver/compile/image_cache.h"
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/identity/kernel_compile.h"
+#include "driver/identity/kernel_key.h"
 #include "driver/measure/protocol.h"
 #include "driver/measure/verifier_pool.h"
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
-#include "driver/tune/kernel_key.h"
 #include "driver/tune/source_variants.h"
 
 namespace optiml::tune {
@@ -39,14 +40,6 @@ using measure::RemoteSession;
 using measure::TimingSpec;
 using measure::VerifierPool;
 
-// A compile request for `config` of the spec's own source (an empty config: no defines), for the
-// compiler choose_compiler() picks (compiler_choice.h), as are a candidate's below.
-compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
-                                             int arch, compile::Output output);
-// The same for the compiler given (what choose_compiler itself tries).
-compile::CompileRequest make_compile_request(const spec::Spec& spec, const search::Config& config,
-                                             int arch, compile::Output output,
-                                             compile::Backend backend);
 // A compile request for a candidate: its parameters as defines, its exact text from `sources`
 // (the original, or a derived one compiled as if it stood in the source's place), the spec's
 // nvrtc_options and then the candidate's own. Throws std::out_of_range for a source id `sources`
@@ -114,7 +107,7 @@ class CandidateEvaluator : public search::Evaluator {
   private:
     CandidateEvaluator(const spec::Spec& spec, int arch, RemoteSession& session,
                        std::filesystem::path scratch_dir, TimingSpec timing,
-                       const KernelSources& kernel);
+                       const identity::KernelSources& kernel);
     using Compiled = std::vector<const compile::CompileResult*>;
     compile::CompileQueue& queue();
     compile::CompileRequest request_for(const search::Candidate& candidate) const;

@@ -2,9 +2,9 @@
 
 #include <fstream>
 
+#include "driver/base/scratch_dir.h"
 #include "driver/compile/host_compiler.h"
 #include "driver/tune/compare_header.h"
-#include "driver/tune/scratch_dir.h"
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
@@ -72,7 +72,7 @@ void build_host_functions(const spec::Spec& spec, const std::string& compiler, c
 std::optional<std::string> host_functions_problem(const spec::Spec& spec,
                                                   const std::string& compiler) {
     if (spec.check.compare.empty() && spec.generators.empty()) return std::nullopt;
-    const ScratchDir scratch;
+    const base::ScratchDir scratch;
     if (scratch.path().empty()) return std::nullopt;  // nothing to say about the sources
     measure::Problem unused;
     unused.generators.resize(spec.generators.size());

@@ -1,15 +1,15 @@
-#include "driver/tune/reference_check.h"
+#include "driver/tune/detail/reference_check.h"
 
 #include <algorithm>
 #include <chrono>
-#include <random>
+#include <memory>
 #include <regex>
 #include <stdexcept>
 
-#include "driver/compile/read_file.h"
+#include "driver/base/read_file.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
-#include "driver/tune/scratch_dir.h"
+#include "driver/tune/measuring_session.h"
 
 namespace optiml::tune {
 namespace {
@@ -50,7 +50,7 @@ std::string wrapped(const spec::Spec& spec, const Reference& reference) {
 }  // namespace
 
 Reference read_reference(const std::filesystem::path& file, const std::string& entry) {
-    Reference reference{file, compile::read_file(file), entry, false};
+    Reference reference{file, base::read_file(file), entry, false};
     const std::vector<std::string> kernels = names_matching(
         reference.text, std::regex(R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+)"
                                    R"((?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\()"));
@@ -79,7 +79,7 @@ Reference read_reference(const std::filesystem::path& file, const std::string& e
 
 compile::CompileRequest reference_compile_request(const spec::Spec& spec,
                                                   const Reference& reference, int arch) {
-    compile::CompileRequest request = make_compile_request(
+    compile::CompileRequest request = identity::make_compile_request(
         spec, spec.default_config(), arch, compile::Output::Cubin, compile::Backend::Nvrtc);
     request.source_name = reference.file.filename().string();
     if (reference.is_kernel) {
@@ -104,36 +104,23 @@ ReferenceVerdict verify_against_reference(const spec::Spec& spec, const Referenc
         return {false, "reference_error",
                 "the reference " + reference.file.filename().string() + " (" + reference.entry +
                     ") does not compile as device code with NVRTC:\n" + compiled_reference.log};
-    const compile::CompileResult kernel =
-        compile::compile(make_compile_request(spec, defaults, arch, compile::Output::Cubin));
-    if (!kernel.ok) return {false, "compile_error", kernel.log};
-
-    ScratchDir scratch;
-    if (scratch.path().empty()) return {false, "reference_error", "no scratch directory"};
-    const measure::LaunchSpec reference_launch =
-        write_launch(spec, defaults, compiled_reference, scratch.path() / "reference.cubin");
-    const measure::LaunchSpec kernel_launch =
-        write_launch(spec, defaults, kernel, scratch.path() / "kernel.cubin");
-    measure::Problem problem = measure::make_problem(spec);
-    problem.seed_base = std::random_device{}() % 1000000;  // fresh inputs, as a tuning's
-    if (!spec.check.compare.empty())
-        problem.compare_library =
-            build_compare_library(spec, host_compiler, scratch.path() / "compare").string();
-    measure::RemoteSession session(measure::default_worker_path(), device.index, problem,
-                                   reference_launch);
-    add_extra_sizes(spec, problem, reference_launch, session);
+    // Fresh inputs, as a tuning's; the kernel at its defaults is the session's original.
+    std::unique_ptr<MeasuringSession> session;
     try {
-        session.start();
-    } catch (const std::exception& e) {
+        session = std::make_unique<MeasuringSession>(
+            spec, device, SessionSetup{host_compiler, true, true, &compiled_reference});
+    } catch (const SessionError& e) {
+        if (e.step == SessionError::Step::Original) return {false, "compile_error", e.compile_log};
         return {false, "reference_error", e.what()};
     }
+    const measure::LaunchSpec& kernel_launch = session->original_launch();
     const auto timeout = std::chrono::minutes(2);
-    measure::Measurement verdict = session.verify(0, kernel_launch, timeout);
+    measure::Measurement verdict = session->worker().verify(0, kernel_launch, timeout);
     for (std::size_t i = 0; verdict.ok && i < spec.check.extra_sizes.size(); ++i) {
         measure::LaunchSpec at_size = make_launch(spec, defaults, &spec.check.extra_sizes[i]);
         at_size.image_path = kernel_launch.image_path;
         at_size.symbol = kernel_launch.symbol;
-        verdict = session.verify(static_cast<int>(i + 1), at_size, timeout);
+        verdict = session->worker().verify(static_cast<int>(i + 1), at_size, timeout);
     }
     return {verdict.ok, verdict.ok ? "ok" : verdict.status, verdict.ok ? "" : verdict.message};
 }

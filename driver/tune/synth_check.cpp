@@ -1,4 +1,4 @@
-#include "driver/tune/synth_check.h"
+#include "driver/tune/detail/synth_check.h"
 
 #include <fstream>
 
@@ -37,7 +37,7 @@ std::string synth_problem(const std::filesystem::path& dir, const std::string& n
         return "the spec is invalid: " + message;
     }
     // As the tuning compiles it: at the spec's default parameters, with its options.
-    compile::CompileRequest request = make_compile_request(
+    compile::CompileRequest request = identity::make_compile_request(
         loaded, loaded.default_config(), arch, compile::Output::Cubin, compile::Backend::Nvrtc);
     request.source_name = files.kernel.filename().string();  // the model sees no local path
     const compile::CompileResult result = compile::compile(request);

@@ -1,4 +1,4 @@
-#include "driver/tune/throughput.h"
+#include "driver/tune/detail/throughput.h"
 
 #include <algorithm>
 

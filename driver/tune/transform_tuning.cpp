@@ -1,4 +1,4 @@
-#include "driver/tune/transform_tuning.h"
+#include "driver/tune/detail/transform_tuning.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +13,13 @@
 #include "driver/profile/metric_catalog.h"
 #include "driver/profile/profile_client.h"
 #include "driver/profile/variant_evidence.h"
-#include "driver/propose/kernel_text.h"
 #include "driver/propose/node_metrics.h"
 #include "driver/propose/option_moves.h"
 #include "driver/propose/parameter_moves.h"
-#include "driver/propose/rewrite_error.h"
 #include "driver/propose/rewrite_moves.h"
 #include "driver/propose/rule_judge.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::tune {
 namespace {
@@ -36,7 +36,7 @@ std::string function_name(const std::string& name_expression) {
 
 // The kernel's parameters the spec marks read-only pointers (arguments match by position).
 std::set<std::string> read_only_parameters(const spec::Spec& spec,
-                                           const propose::KernelText& kernel) {
+                                           const source::KernelText& kernel) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < spec.arguments.size() && i < kernel.parameters.size(); ++i)
         if (spec.arguments[i].is_pointer && spec.arguments[i].role == spec::Role::Input)
@@ -99,9 +99,9 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     propose::KernelContext context;
     context.kernel = function_name(spec.kernel);
     try {
-        const auto kernel = propose::find_kernel(evaluator.sources().text(""), context.kernel);
+        const auto kernel = source::find_kernel(evaluator.sources().text(""), context.kernel);
         context.read_only = read_only_parameters(spec, kernel);
-    } catch (const propose::RewriteError& e) {
+    } catch (const source::RewriteError& e) {
         log << prefix << "not started: " << e.what() << "\n";
         return std::nullopt;
     }

@@ -11,8 +11,11 @@
 #include <random>
 #include <sstream>
 
-#include "driver/analysis/format.h"
+#include "driver/base/format.h"
 #include "driver/compile/nvrtc_compiler.h"
+#include "driver/identity/compiler_choice.h"
+#include "driver/identity/kernel_key.h"
+#include "driver/identity/version.h"
 #include "driver/llm/exchange_chain.h"
 #include "driver/llm/llm_config.h"
 #include "driver/llm/llm_proposer_record.h"
@@ -21,15 +24,12 @@
 #include "driver/search/tree_json.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/compare_build.h"
-#include "driver/tune/compiler_choice.h"
+#include "driver/tune/detail/throughput.h"
+#include "driver/tune/detail/transform_tuning.h"
+#include "driver/tune/detail/tuning_evidence.h"
 #include "driver/tune/device_selection.h"
-#include "driver/tune/kernel_key.h"
-#include "driver/tune/scratch_dir.h"
-#include "driver/tune/throughput.h"
+#include "driver/tune/measuring_session.h"
 #include "driver/tune/timing_conditions.h"
-#include "driver/tune/transform_tuning.h"
-#include "driver/tune/tuning_evidence.h"
-#include "driver/tune/version.h"
 
 namespace optiml::tune {
 namespace fs = std::filesystem;
@@ -118,190 +118,180 @@ search::Space tuning_space(const spec::Spec& spec) {
 std::string entry_summary(const nlohmann::json& m) {
     std::ostringstream out;
     out << search::format_config(m.value("parameters", search::Config{})) << ", "
-        << analysis::format::milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
-        << analysis::format::milliseconds(m["original_time_ms"].value("median", 0.0)) << " ("
+        << base::format::milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
+        << base::format::milliseconds(m["original_time_ms"].value("median", 0.0)) << " ("
         << speedup_text(m) << ") on " << m["device"].value("name", "?");
     return out.str();
 }
 
-std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream& log,
-                                       std::string* failure) {
-    const spec::Spec& spec = *request.spec;
-    const int arch = request.device.arch;
-    const std::string prefix = "optiml: " + spec.name + ": " + arch_name(arch) + ": ";
-    auto fail = [&](const std::string& why) {
+namespace {
+
+// One tuning's lines in the log all start "optiml: <kernel>: sm_XX: ".
+struct TuningLog {
+    std::ostream& out;
+    std::string prefix;
+    std::string* failure;  // where the one-line reason of a failure goes, if given
+
+    std::ostream& line() { return out << prefix; }
+    std::nullopt_t fail(const std::string& why) {
         if (failure) *failure = why;
         return std::nullopt;
-    };
-    ScratchDir scratch;
-    if (scratch.path().empty()) {
-        log << prefix << "cannot create a scratch directory; original kernel kept\n";
-        return fail("cannot create a scratch directory");
     }
+};
 
-    // The original: the source at the spec's defaults (each parameter defined), at the default
-    // geometry. The spec's defaults are the one original: tuning, verification and the launcher's
-    // nvcc fallback all use them, whatever #ifndef defaults the source has.
-    // With "compiler": "auto", NVRTC first; where it cannot compile the original (host code,
-    // system headers), nvcc compiles every variant instead (choose_compiler decides, as the key
-    // did).
-    const CompilerChoice compiler = choose_compiler(spec, arch);
-    const auto original = compile::compile(
-        tune::make_compile_request(spec, spec.default_config(), arch, compile::Output::Cubin));
-    const std::string compiler_name = compile::to_string(compiler.backend);
-    const std::string compiler_label =
-        compiler.backend == compile::Backend::Nvcc ? "nvcc" : "NVRTC";
+const char* compiler_label(const identity::CompilerChoice& compiler) {
+    return compiler.backend == compile::Backend::Nvcc ? "nvcc" : "NVRTC";
+}
+
+// With "compiler": "auto", NVRTC first; where it cannot compile the original (host code, system
+// headers), nvcc compiles every variant instead (choose_compiler decides, as the key did).
+void log_compiler_choice(const identity::CompilerChoice& compiler, TuningLog& log) {
     if (!compiler.nvrtc_log.empty())
-        log << prefix << "NVRTC cannot compile the original (" << first_line(compiler.nvrtc_log)
-            << "); trying nvcc\n";
+        log.line() << "NVRTC cannot compile the original (" << first_line(compiler.nvrtc_log)
+                   << "); trying nvcc\n";
     if (!compiler.nvcc_flag.empty())
-        log << prefix << "the target compiles the kernel with " << compiler.nvcc_flag
-            << ", which NVRTC does not reproduce; nvcc compiles the original and the variants\n";
-    if (!original.ok) {
-        log << prefix << "the original kernel does not compile with " << compiler_label << " ("
-            << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
-            << original.log << prefix;  // NVRTC's own log was summed up above
-        if (compiler.backend == compile::Backend::Nvrtc)
-            log << "NVRTC compiles device code only and has no system or host headers: keep the "
-                   "kernel in a file of device code (host code and headers such as <stdio.h> or "
-                   "<assert.h> guarded by #ifndef __CUDACC_RTC__), let nvcc compile it "
-                   "(\"compiler\": \"auto\" or \"nvcc\"), or list the folders of its own "
-                   "headers in the spec's include_dirs. ";
-        log << "Original kernel kept\n";
-        return fail("the original kernel does not compile with " + compiler_label);
-    }
-    log << prefix << compiler_label << " compiles the variants\n";
-    const measure::LaunchSpec original_launch = tune::write_launch(
-        spec, spec.default_config(), original, scratch.path() / "original.cubin");
+        log.line() << "the target compiles the kernel with " << compiler.nvcc_flag
+                   << ", which NVRTC does not reproduce; nvcc compiles the original and the "
+                      "variants\n";
+}
 
-    // Fresh inputs for every tuning run: a variant cannot be fitted to inputs it has seen.
-    measure::Problem problem = measure::make_problem(spec);
-    problem.seed_base = std::random_device{}() % 1000000;
-    build_host_functions(spec, request.host_compiler, scratch.path() / "host_functions", problem);
-    measure::RemoteSession session(measure::default_worker_path(), request.device.index, problem,
-                                   original_launch);
-    tune::add_extra_sizes(spec, problem, original_launch, session);
+// The session of the original, or null with why not in the log (the original kernel stays).
+std::unique_ptr<MeasuringSession> open_session(const TuneRequest& request,
+                                               const identity::CompilerChoice& compiler,
+                                               TuningLog& log) {
+    const spec::Spec& spec = *request.spec;
     try {
-        session.start();
-    } catch (const std::exception& e) {
-        log << prefix << e.what() << "; original kernel kept\n";
-        return fail(e.what());
+        auto session = std::make_unique<MeasuringSession>(spec, request.device,
+                                                          SessionSetup{request.host_compiler});
+        log.line() << compiler_label(compiler) << " compiles the variants\n";
+        return session;
+    } catch (const SessionError& e) {
+        if (e.step == SessionError::Step::Scratch) {
+            log.line() << "cannot create a scratch directory; original kernel kept\n";
+            log.fail("cannot create a scratch directory");
+            return nullptr;
+        }
+        if (e.step == SessionError::Step::Worker) {
+            log.line() << e.what() << "; original kernel kept\n";
+            log.fail(e.what());
+            return nullptr;
+        }
+        log.line() << "the original kernel does not compile with " << compiler_label(compiler)
+                   << " (" << spec.source_as_written << ", kernel " << spec.kernel << "):\n"
+                   << e.compile_log << log.prefix;  // NVRTC's own log was summed up above
+        if (compiler.backend == compile::Backend::Nvrtc)
+            log.out << "NVRTC compiles device code only and has no system or host headers: keep "
+                       "the kernel in a file of device code (host code and headers such as "
+                       "<stdio.h> or <assert.h> guarded by #ifndef __CUDACC_RTC__), let nvcc "
+                       "compile it (\"compiler\": \"auto\" or \"nvcc\"), or list the folders of "
+                       "its own headers in the spec's include_dirs. ";
+        log.out << "Original kernel kept\n";
+        log.fail(std::string("the original kernel does not compile with ") +
+                 compiler_label(compiler));
+        return nullptr;
     }
+}
 
-    // Further GPUs of the same model verify beside this one, each with the same problems (same
-    // seeds, same original, same extra sizes); every candidate is still timed here.
+// Further GPUs of the same model verify beside the session's, each with the same problems (same
+// seeds, same original, same extra sizes); every candidate is still timed on the session's.
+std::unique_ptr<measure::VerifierPool> open_verifier_pool(const TuneRequest& request,
+                                                          MeasuringSession& session,
+                                                          TuningLog& log) {
     std::vector<std::unique_ptr<measure::RemoteSession>> peers;
     for (const auto& peer : verifying_peers(request.device, request.devices)) {
-        peers.push_back(std::make_unique<measure::RemoteSession>(
-            measure::default_worker_path(), peer.index, problem, original_launch));
-        tune::add_extra_sizes(spec, problem, original_launch, *peers.back());
+        peers.push_back(std::make_unique<measure::RemoteSession>(measure::default_worker_path(),
+                                                                 peer.index, session.problem(),
+                                                                 session.original_launch()));
+        add_extra_sizes(*request.spec, session.problem(), session.original_launch(), *peers.back());
     }
-    measure::VerifierPool pool(session, std::move(peers));
-    for (const std::string& why : pool.start()) log << prefix << "not verifying on " << why << "\n";
-    const std::vector<int> devices_used = pool.devices();
+    auto pool = std::make_unique<measure::VerifierPool>(session.worker(), std::move(peers));
+    for (const std::string& why : pool->start()) log.line() << "not verifying on " << why << "\n";
+    return pool;
+}
 
-    tune::CandidateEvaluator evaluator(spec, arch, session, scratch.path(),
-                                       measure::make_timing(spec));
-    evaluator.set_reverify_seed(problem.seed_base + 1000);
-    std::optional<compile::ImageCache> images;
-    if (!request.cache_root.empty()) {
-        images.emplace(compile::image_cache_dir(request.cache_root));
-        evaluator.set_image_cache(&*images);
-    }
-    if (pool.size() > 1) {
-        evaluator.set_verifier_pool(&pool);
-        std::string list;
-        for (const int device : devices_used)
-            list += (list.empty() ? "" : ",") + std::to_string(device);
-        log << prefix << pool.size() << " GPUs verify (devices " << list << "); device "
-            << request.device.index << " times every variant\n";
-    }
-    const search::Space space = tuning_space(spec);
-    log << prefix << "tuning on " << request.device.name << " (device " << request.device.index
-        << "), budget " << request.budget.evaluations << " evaluations / " << request.budget.seconds
-        << " s\n"
-        << std::flush;
-    auto progress = [&](const search::Result& so_far) {
-        log << prefix << so_far.trace.size() << "/"
-            << std::min<std::size_t>(so_far.space_size,
-                                     static_cast<std::size_t>(request.budget.evaluations))
-            << " variants (" << so_far.strategy << " of " << so_far.space_size << ")";
-        if (so_far.best && so_far.baseline && so_far.trace[*so_far.baseline].outcome.ok) {
-            const auto& best = so_far.trace[*so_far.best];
-            log << ", best " << analysis::format::milliseconds(best.outcome.median_ms) << " ("
-                << std::setprecision(3)
-                << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
-                << "x) " << search::format_candidate(best.candidate);
-        }
-        log << "\n" << std::flush;
-    };
-    // With the default strategy the parameter search takes its share of the budget, then the
-    // transformation tree starts from its best with what is left.
-    const bool transform = tune::transformations_enabled(request.budget);
-    search::Budget parameter_budget = request.budget;
-    if (transform) {
-        parameter_budget.evaluations =
-            parameter_evaluations(request.budget.evaluations, space.enumerate_valid().size());
-        parameter_budget.seconds = request.budget.seconds * kParameterShare;
-    }
-    search::Result result = search::run_search(space, evaluator, parameter_budget, progress);
+// What the search found, and the tree when the transformations ran.
+struct Searched {
+    search::Result result;
     std::optional<search::TreeResult> tree;
     nlohmann::json llm_record;
-    const int left = request.budget.evaluations - static_cast<int>(result.trace.size());
-    if (transform && left > 0 && request.budget.seconds > result.wall_s) {
-        search::Budget tree_budget = request.budget;
-        tree_budget.evaluations = left;
-        tree_budget.seconds = request.budget.seconds - result.wall_s;
-        // The model that joins the tree (LLM proposals, the LLM judge); null: rules only.
-        std::unique_ptr<llm::BudgetedChat> chat;
-        try {
-            if (request.llm.enabled())
-                chat =
-                    llm::open_chat(request.llm, request.cache_root, request.seeds,
-                                   [&](const std::string& note) { log << prefix << note << "\n"; });
-        } catch (const llm::LlmError& e) {
-            log << prefix << "warning: no LLM in the tree: " << e.what() << "\n";
-        }
-        tree = run_transformations(
-            {&spec, &request.device, &session, &evaluator, &space, &result, tree_budget,
-             scratch.path(), request.cache_root, chat.get(), &llm_record},
-            log);
-        if (tree) {
-            result = merge_results(std::move(result), *tree);
-            result.strategy += " + transformations";
-        }
-    }
+};
 
+// With the default strategy the parameter search takes its share of the budget, then the
+// transformation tree starts from its best with what is left.
+Searched search_variants(const TuneRequest& request, MeasuringSession& session,
+                         CandidateEvaluator& evaluator, const search::Space& space,
+                         TuningLog& log) {
+    const search::Budget& budget = request.budget;
+    log.line() << "tuning on " << request.device.name << " (device " << request.device.index
+               << "), budget " << budget.evaluations << " evaluations / " << budget.seconds
+               << " s\n"
+               << std::flush;
+    auto progress = [&](const search::Result& so_far) {
+        log.line() << so_far.trace.size() << "/"
+                   << std::min<std::size_t>(so_far.space_size,
+                                            static_cast<std::size_t>(budget.evaluations))
+                   << " variants (" << so_far.strategy << " of " << so_far.space_size << ")";
+        if (so_far.best && so_far.baseline && so_far.trace[*so_far.baseline].outcome.ok) {
+            const auto& best = so_far.trace[*so_far.best];
+            log.out << ", best " << base::format::milliseconds(best.outcome.median_ms) << " ("
+                    << std::setprecision(3)
+                    << so_far.trace[*so_far.baseline].outcome.median_ms / best.outcome.median_ms
+                    << "x) " << search::format_candidate(best.candidate);
+        }
+        log.out << "\n" << std::flush;
+    };
+    const bool transform = transformations_enabled(budget);
+    search::Budget parameter_budget = budget;
+    if (transform) {
+        parameter_budget.evaluations =
+            parameter_evaluations(budget.evaluations, space.enumerate_valid().size());
+        parameter_budget.seconds = budget.seconds * kParameterShare;
+    }
+    Searched searched{search::run_search(space, evaluator, parameter_budget, progress), {}, {}};
+    search::Result& result = searched.result;
+    const int left = budget.evaluations - static_cast<int>(result.trace.size());
+    if (!transform || left <= 0 || budget.seconds <= result.wall_s) return searched;
+    search::Budget tree_budget = budget;
+    tree_budget.evaluations = left;
+    tree_budget.seconds = budget.seconds - result.wall_s;
+    // The model that joins the tree (LLM proposals, the LLM judge); null: rules only.
+    std::unique_ptr<llm::BudgetedChat> chat;
+    try {
+        if (request.llm.enabled())
+            chat = llm::open_chat(request.llm, request.cache_root, request.seeds,
+                                  [&](const std::string& note) { log.line() << note << "\n"; });
+    } catch (const llm::LlmError& e) {
+        log.line() << "warning: no LLM in the tree: " << e.what() << "\n";
+    }
+    searched.tree = run_transformations(
+        {request.spec, &request.device, &session.worker(), &evaluator, &space, &result, tree_budget,
+         session.scratch(), request.cache_root, chat.get(), &searched.llm_record},
+        log.out);
+    if (searched.tree) {
+        result = merge_results(std::move(result), *searched.tree);
+        result.strategy += " + transformations";
+    }
+    return searched;
+}
+
+// The manifest of the entry the winner becomes: what was timed, where, how it was found.
+nlohmann::json entry_manifest(const TuneRequest& request, const MeasuringSession& session,
+                              const Searched& searched, const compile::CompileResult& cubin,
+                              const identity::CompilerChoice& compiler,
+                              const std::vector<int>& devices_used, const Throughput& throughput) {
+    const spec::Spec& spec = *request.spec;
+    const search::Result& result = searched.result;
     const auto& baseline = result.trace.at(*result.baseline);
-    if (!baseline.outcome.ok) {
-        log << prefix << "the default configuration fails (" << baseline.outcome.status << ": "
-            << baseline.outcome.message << "). Original kernel kept\n";
-        return fail("the default configuration fails (" + baseline.outcome.status + ")");
-    }
     const auto& best = result.trace.at(*result.best);
-    // What ships is built from the winner's exact source, options and parameters.
-    const compile::CompileResult* cubin = evaluator.compiled(best.candidate);
-    const auto ptx = compile::compile(tune::make_compile_request(
-        spec, best.candidate, evaluator.sources(), arch, compile::Output::Ptx));
-    if (!cubin || !ptx.ok) {
-        log << prefix << "could not rebuild the winner's PTX; original kernel kept\n";
-        return fail("could not rebuild the winner's PTX");
-    }
-
-    const Throughput throughput =
-        summarize_throughput(result, static_cast<int>(devices_used.size()));
-    cache::Entry entry;
-    entry.key = request.key;
-    entry.files["kernel.cubin"] = cubin->binary;
-    entry.files["kernel.ptx"] = ptx.binary;
+    const int arch = request.device.arch;
     int ok_count = 0;
     for (const auto& item : result.trace) ok_count += item.outcome.ok ? 1 : 0;
-    entry.manifest = {
+    return {
         {"schema", cache::kSchemaVersion},
         {"name", spec.name},
         {"kernel", spec.kernel},
-        {"lowered_name", cubin->lowered_name},
-        {"arch", arch_name(arch)},
+        {"lowered_name", cubin.lowered_name},
+        {"arch", identity::arch_name(arch)},
         {"parameters", best.candidate.parameters},
         {"default_parameters", spec.default_config()},
         {"time_ms", time_json(best.outcome)},
@@ -315,11 +305,12 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         {"devices", devices_used},
         {"nvrtc_version", compile::nvrtc_version()},
         {"compiler",
-         {{"backend", compiler_name}, {"version", compile::compiler_version(compiler.backend)}}},
-        {"optiml_version", kVersion},
+         {{"backend", compile::to_string(compiler.backend)},
+          {"version", compile::compiler_version(compiler.backend)}}},
+        {"optiml_version", identity::kVersion},
         {"created", utc_now()},
         {"key_inputs", request.key_summary},
-        {"verification", verification_json(spec, problem)},
+        {"verification", verification_json(spec, session.problem())},
         {"timing", timing_manifest(spec, baseline.outcome, best.outcome)},
         {"search",
          {{"strategy", result.strategy},
@@ -336,52 +327,130 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         {"trace", trace_json(result)},
         {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
     };
-    if (!best.candidate.is_original_source() || !best.candidate.options.empty()) {
-        // A derived winner: its transformations and options in the manifest, its text shipped.
-        search::write_candidate(best.candidate, entry.manifest);
-        if (!best.candidate.is_original_source()) {
-            entry.files["kernel.cu"] = evaluator.sources().text(best.candidate.source_id);
+}
+
+// A derived winner's transformations, options and text; the tree for `optiml explain`, with the
+// text of every source on the winning path so it can show each step as a diff.
+void add_derivation(const Searched& searched, const CandidateEvaluator& evaluator,
+                    cache::Entry& entry) {
+    const search::Candidate& best = searched.result.trace.at(*searched.result.best).candidate;
+    if (!best.is_original_source() || !best.options.empty()) {
+        search::write_candidate(best, entry.manifest);
+        if (!best.is_original_source()) {
+            entry.files["kernel.cu"] = evaluator.sources().text(best.source_id);
             entry.manifest["files"]["source"] = "kernel.cu";
         }
     }
-    if (tree) {
-        // The tree for `optiml explain`, and the text of every source on the winning path so it
-        // can show each step as a diff.
-        entry.manifest["search"]["tree"] = search::write_tree(*tree);
-        if (!llm_record.is_null()) llm::attach_record(entry.manifest["search"]["tree"], llm_record);
-        // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
-        if (!best.candidate.is_original_source())
-            for (std::size_t step = 0; step < tree->winning_path.size(); ++step) {
-                const std::string& source =
-                    tree->nodes.at(tree->winning_path[step]).proposal.candidate.source_id;
-                const std::string file = search::path_source_file(source);
-                if (entry.files.contains(file)) continue;
-                entry.files[file] = evaluator.sources().text(source);
-                entry.manifest["files"]["path_source_" + std::to_string(step)] = file;
-            }
+    if (!searched.tree) return;
+    const search::TreeResult& tree = *searched.tree;
+    entry.manifest["search"]["tree"] = search::write_tree(tree);
+    if (!searched.llm_record.is_null())
+        llm::attach_record(entry.manifest["search"]["tree"], searched.llm_record);
+    if (best.is_original_source()) return;
+    // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
+    for (std::size_t step = 0; step < tree.winning_path.size(); ++step) {
+        const std::string& source =
+            tree.nodes.at(tree.winning_path[step]).proposal.candidate.source_id;
+        const std::string file = search::path_source_file(source);
+        if (entry.files.contains(file)) continue;
+        entry.files[file] = evaluator.sources().text(source);
+        entry.manifest["files"]["path_source_" + std::to_string(step)] = file;
     }
+}
+
+// The profiler's evidence on the original and the winner, unless $OPTIML_PROFILE is "0".
+void add_evidence(const TuneRequest& request, MeasuringSession& session,
+                  CandidateEvaluator& evaluator, const search::Result& result, TuningLog& log,
+                  cache::Entry& entry) {
     const char* profile_env = std::getenv("OPTIML_PROFILE");
-    if (!(profile_env && std::string(profile_env) == "0")) {
-        auto evidence =
-            collect_tuning_evidence({&spec, &request.device, &session, &evaluator, &result,
-                                     original_launch, scratch.path(), request.cache_root},
-                                    log);
-        if (evidence) {
-            entry.files["evidence.json"] = evidence->json.dump(2) + "\n";
-            entry.files["evidence.md"] = evidence->markdown;
-            entry.manifest["files"]["evidence"] = "evidence.json";
-            entry.manifest["files"]["evidence_markdown"] = "evidence.md";
-            entry.manifest["evidence"] = evidence->summary;
-        }
-    }
+    if (profile_env && std::string(profile_env) == "0") return;
+    auto evidence = collect_tuning_evidence(
+        {request.spec, &request.device, &session.worker(), &evaluator, &result,
+         session.original_launch(), session.scratch(), request.cache_root},
+        log.out);
+    if (!evidence) return;
+    entry.files["evidence.json"] = evidence->json.dump(2) + "\n";
+    entry.files["evidence.md"] = evidence->markdown;
+    entry.manifest["files"]["evidence"] = "evidence.json";
+    entry.manifest["files"]["evidence_markdown"] = "evidence.md";
+    entry.manifest["evidence"] = evidence->summary;
+}
+
+void log_done(const cache::Entry& entry, const search::Result& result, const Throughput& throughput,
+              TuningLog& log) {
     const auto rounded = [](double value) { return std::to_string(std::lround(value)); };
-    log << prefix << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
-        << " evaluations in " << std::setprecision(3) << result.wall_s << " s ("
-        << rounded(throughput.evaluations_per_minute) << "/min, "
-        << rounded(throughput.compiles_per_minute) << " compiles/min, "
-        << throughput.image_cache_hits << " images from the cache; waiting for compiles "
-        << rounded(100.0 * throughput.compile_fraction) << "% of the time, workers busy "
-        << rounded(100.0 * throughput.worker_busy_fraction) << "%)\n";
+    log.line() << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
+               << " evaluations in " << std::setprecision(3) << result.wall_s << " s ("
+               << rounded(throughput.evaluations_per_minute) << "/min, "
+               << rounded(throughput.compiles_per_minute) << " compiles/min, "
+               << throughput.image_cache_hits << " images from the cache; waiting for compiles "
+               << rounded(100.0 * throughput.compile_fraction) << "% of the time, workers busy "
+               << rounded(100.0 * throughput.worker_busy_fraction) << "%)\n";
+}
+
+}  // namespace
+
+std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream& log_stream,
+                                       std::string* failure) {
+    const spec::Spec& spec = *request.spec;
+    const int arch = request.device.arch;
+    TuningLog log{log_stream, "optiml: " + spec.name + ": " + identity::arch_name(arch) + ": ",
+                  failure};
+
+    const identity::CompilerChoice compiler = identity::choose_compiler(spec, arch);
+    log_compiler_choice(compiler, log);
+    const std::unique_ptr<MeasuringSession> session = open_session(request, compiler, log);
+    if (!session) return std::nullopt;
+    const std::unique_ptr<measure::VerifierPool> pool = open_verifier_pool(request, *session, log);
+    const std::vector<int> devices_used = pool->devices();
+
+    CandidateEvaluator evaluator(spec, arch, session->worker(), session->scratch(),
+                                 measure::make_timing(spec));
+    evaluator.set_reverify_seed(session->problem().seed_base + 1000);
+    std::optional<compile::ImageCache> images;
+    if (!request.cache_root.empty()) {
+        images.emplace(compile::image_cache_dir(request.cache_root));
+        evaluator.set_image_cache(&*images);
+    }
+    if (pool->size() > 1) {
+        evaluator.set_verifier_pool(pool.get());
+        std::string list;
+        for (const int device : devices_used)
+            list += (list.empty() ? "" : ",") + std::to_string(device);
+        log.line() << pool->size() << " GPUs verify (devices " << list << "); device "
+                   << request.device.index << " times every variant\n";
+    }
+    const search::Space space = tuning_space(spec);
+    const Searched searched = search_variants(request, *session, evaluator, space, log);
+    const search::Result& result = searched.result;
+
+    const auto& baseline = result.trace.at(*result.baseline);
+    if (!baseline.outcome.ok) {
+        log.line() << "the default configuration fails (" << baseline.outcome.status << ": "
+                   << baseline.outcome.message << "). Original kernel kept\n";
+        return log.fail("the default configuration fails (" + baseline.outcome.status + ")");
+    }
+    // What ships is built from the winner's exact source, options and parameters.
+    const search::Candidate& winner = result.trace.at(*result.best).candidate;
+    const compile::CompileResult* cubin = evaluator.compiled(winner);
+    const auto ptx = compile::compile(
+        make_compile_request(spec, winner, evaluator.sources(), arch, compile::Output::Ptx));
+    if (!cubin || !ptx.ok) {
+        log.line() << "could not rebuild the winner's PTX; original kernel kept\n";
+        return log.fail("could not rebuild the winner's PTX");
+    }
+
+    const Throughput throughput =
+        summarize_throughput(result, static_cast<int>(devices_used.size()));
+    cache::Entry entry;
+    entry.key = request.key;
+    entry.files["kernel.cubin"] = cubin->binary;
+    entry.files["kernel.ptx"] = ptx.binary;
+    entry.manifest =
+        entry_manifest(request, *session, searched, *cubin, compiler, devices_used, throughput);
+    add_derivation(searched, evaluator, entry);
+    add_evidence(request, *session, evaluator, result, log, entry);
+    log_done(entry, result, throughput, log);
     return entry;
 }
 

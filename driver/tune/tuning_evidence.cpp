@@ -1,4 +1,4 @@
-#include "driver/tune/tuning_evidence.h"
+#include "driver/tune/detail/tuning_evidence.h"
 
 #include <algorithm>
 #include <fstream>

@@ -102,26 +102,4 @@ std::string expand_pid(std::string_view path_template, long pid) {
     return path;
 }
 
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error) {
-    const std::string temporary = path + ".tmp-" + std::to_string(getpid());
-    std::FILE* stream = std::fopen(temporary.c_str(), "wb");
-    if (stream == nullptr) {
-        error = "cannot create " + temporary + ": " + std::strerror(errno);
-        return false;
-    }
-    const bool written = std::fwrite(text.data(), 1, text.size(), stream) == text.size();
-    const int saved_errno = errno;
-    if (std::fclose(stream) != 0 || !written) {
-        error = "cannot write " + temporary + ": " + std::strerror(written ? errno : saved_errno);
-        std::remove(temporary.c_str());
-        return false;
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        error = "cannot rename " + temporary + " to " + path + ": " + std::strerror(errno);
-        std::remove(temporary.c_str());
-        return false;
-    }
-    return true;
-}
-
 }  // namespace optiml::profile::activity

@@ -59,8 +59,4 @@ std::string demangle(const std::string& name);
 // Replaces each "%p" in `path_template` by `pid`.
 std::string expand_pid(std::string_view path_template, long pid);
 
-// Writes `text` to a temporary file beside `path` and renames it over `path`, so a reader never
-// sees half a file. On failure returns false and says why in `error`.
-bool write_file_atomically(const std::string& path, const std::string& text, std::string& error);
-
 }  // namespace optiml::profile::activity

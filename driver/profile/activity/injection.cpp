@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "driver/base/atomic_write.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/activity/cupti_text.h"
 #include "driver/profile/activity/launch_capture.h"
@@ -116,8 +117,8 @@ void write_records_at_exit() {
         state.file.pid = state.pid;
         text = to_json_text(state.file);
     }
-    std::string error;
-    if (!write_file_atomically(state.output_path, text, error)) {
+    if (const std::string error = base::try_write_file_atomically(state.output_path, text);
+        !error.empty()) {
         std::fprintf(stderr, "optiml-activity: kernel records lost: %s\n", error.c_str());
     }
 }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/base/atomic_write.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/activity/capture_file.h"
 #include "driver/profile/activity/cupti_text.h"
@@ -156,8 +157,8 @@ void take_snapshot(CaptureState& s, std::size_t launch_index, std::size_t parame
     const std::string path = s.snapshot_folder + "/snapshot-" + std::to_string(s.pid) + "-" +
                              std::to_string(launch_index) + "-" + std::to_string(parameter_index) +
                              ".bin";
-    std::string write_error;
-    if (write_file_atomically(path, data, write_error)) {
+    if (const std::string write_error = base::try_write_file_atomically(path, data);
+        write_error.empty()) {
         parameter.snapshot = path;
     } else {
         error += (error.empty() ? "" : "; ") + write_error;
@@ -363,8 +364,8 @@ void write_capture_at_exit() {
         s.file.pid = s.pid;
         text = to_capture_json_text(s.file);
     }
-    std::string error;
-    if (!write_file_atomically(s.output_path, text, error)) {
+    if (const std::string error = base::try_write_file_atomically(s.output_path, text);
+        !error.empty()) {
         std::fprintf(stderr, "optiml-activity: captured launches lost: %s\n", error.c_str());
     }
 }

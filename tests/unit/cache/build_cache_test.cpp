@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cache/build_cache.h"
-#include "cache/remote_http.h"
+#include "cache/detail/remote_http.h"
 #include "scratch.h"
 
 namespace optiml::cache {

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "cache/layout.h"
+#include "cache/detail/layout.h"
 #include "cache/lookup_chain.h"
 #include "tests/unit/cache/scratch.h"
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "cache/signature.h"
+#include "driver/base/scratch_dir.h"
 #include "driver/cli/commands.h"
-#include "driver/tune/scratch_dir.h"
 
 namespace optiml::cli {
 namespace {
@@ -37,7 +37,7 @@ class RetuneCommandTest : public testing::Test {
     }
     void TearDown() override { ::unsetenv("OPTIML_SIGNING_KEY"); }
     // A folder without a build manifest: a retune that gets past --publish's checks fails on it.
-    tune::ScratchDir scratch_;
+    base::ScratchDir scratch_;
     const std::string build_dir_ = scratch_.path().string();
     const std::string key_ =
         (cache::write_key_pair(scratch_.path() / "keys", "runner", "test").parent_path() /

@@ -1,7 +1,7 @@
 // Data turned into C++ text must stay inert: comments cannot swallow code, literals are exact.
 #include <gtest/gtest.h>
 
-#include "driver/codegen/cpp_text.h"
+#include "driver/codegen/detail/cpp_text.h"
 
 namespace optiml::codegen {
 namespace {

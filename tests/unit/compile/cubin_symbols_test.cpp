@@ -1,5 +1,5 @@
 // The ELF and PTX readers and the name matching that find nvcc's kernels.
-#include "driver/compile/cubin_symbols.h"
+#include "driver/compile/detail/cubin_symbols.h"
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "driver/compile/cubin_symbols.h"
+#include "driver/base/read_file.h"
+#include "driver/compile/detail/cubin_symbols.h"
 #include "driver/compile/image_cache.h"
-#include "driver/compile/read_file.h"
 
 namespace optiml::compile {
 namespace {
@@ -16,7 +16,7 @@ const std::filesystem::path kMixed = std::filesystem::path(OPTIML_TEST_DATA) / "
 
 CompileRequest mixed(const std::string& name_expression) {
     CompileRequest r;
-    r.source_text = read_file(kMixed / "scale_rows.cu");
+    r.source_text = base::read_file(kMixed / "scale_rows.cu");
     r.source_name = "scale_rows.cu";
     r.name_expression = name_expression;
     r.include_dirs = {kMixed};  // the original's folder: "row_helpers.h" resolves there

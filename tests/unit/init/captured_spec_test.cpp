@@ -1,7 +1,7 @@
 // Specs from captured launches (constructed records, as liboptiml-activity.so writes them): each
 // one is written beside its kernel source and loaded by the real spec loader, so what is checked
 // is what `optiml tune --spec` would tune on.
-#include "driver/init/captured_spec.h"
+#include "driver/init/detail/captured_spec.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <map>
 
 #include "driver/init/spec_skeleton.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/rewrite_error.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::init {
@@ -446,7 +446,7 @@ TEST_F(CapturedSpecTest, ALaunchOfAnotherKernelOrAKernelNotInTheSourceIsAnError)
     launch.parameters.pop_back();
     EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", ""), CaptureMismatch);
     EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "absent", launch, "./app", ""),
-                 propose::RewriteError);
+                 source::RewriteError);
 }
 
 TEST_F(CapturedSpecTest, AScalarTheSpecCannotHoldIsLeftForTheUser) {

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/rewrite_error.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::init {
@@ -43,7 +43,7 @@ TEST(SpecSkeleton, TemplateKernelWithTwoDimensionalBlocks) {
 }
 
 TEST(SpecSkeleton, AKernelThatIsNotThereIsAnError) {
-    EXPECT_THROW(skeleton_of("scale.cu", "absent"), propose::RewriteError);
+    EXPECT_THROW(skeleton_of("scale.cu", "absent"), source::RewriteError);
 }
 
 // "arguments[2].count" -> the JSON pointer "/arguments/2/count".

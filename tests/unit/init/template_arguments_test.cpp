@@ -1,5 +1,5 @@
 // Template arguments read from demangled kernel names, as cu++filt spells them.
-#include "driver/init/template_arguments.h"
+#include "driver/init/detail/template_arguments.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "driver/llm/exchange_record.h"
+#include "driver/llm/detail/exchange_record.h"
 #include "tests/unit/cache/scratch.h"
 #include "tests/unit/llm/llm_error_of.h"
 #include "tests/unit/llm/loopback_server.h"

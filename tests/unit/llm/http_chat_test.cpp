@@ -1,6 +1,6 @@
 // The HTTP client against a real server process on loopback: replies, usage, retries and the
 // faults that must stop it.
-#include "driver/llm/http_chat.h"
+#include "driver/llm/detail/http_chat.h"
 
 #include <chrono>
 #include <fstream>

@@ -1,6 +1,6 @@
-// redact_key (driver/llm/key_redaction.h): a long key goes wherever it occurs; a short one only
-// where it stands alone, so that no unrelated word is cut apart.
-#include "driver/llm/key_redaction.h"
+// redact_key (driver/llm/detail/key_redaction.h): a long key goes wherever it occurs; a short one
+// only where it stands alone, so that no unrelated word is cut apart.
+#include "driver/llm/detail/key_redaction.h"
 
 #include <gtest/gtest.h>
 

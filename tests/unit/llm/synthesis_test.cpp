@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/llm/exchange_chain.h"
-#include "driver/tune/synth_check.h"
+#include "driver/tune/detail/synth_check.h"
 #include "tests/unit/cache/scratch.h"
 #include "tests/unit/llm/loopback_server.h"
 

@@ -7,13 +7,14 @@
 
 #include <gtest/gtest.h>
 
-#include "driver/compile/read_file.h"
+#include "driver/base/read_file.h"
 
 #include <cstdlib>
 #include <fstream>
 #include <set>
 
 namespace optiml::measure {
+using identity::make_compile_request;
 using tune::add_extra_sizes;
 using tune::CandidateEvaluator;
 using tune::make_compile_request;
@@ -84,7 +85,7 @@ TEST_F(CandidateEvaluatorTest, CandidatesOfOneConfigurationButOtherSourcesAreOth
     RemoteSession session(OPTIML_FAKE_TIMING_WORKER, 0, make_problem(spec_), original);
     session.start();
     CandidateEvaluator evaluator(spec_, 90, session, scratch_, {});
-    const std::string text = compile::read_file(spec_.source);
+    const std::string text = base::read_file(spec_.source);
     std::string rewritten = text;
     rewritten.replace(rewritten.find("2.0f * x[i]"), 11, "3.0f * x[i]");
     const search::Config defaults = spec_.default_config();

@@ -1,7 +1,7 @@
 // A project's comparison function, compiled for real with the host compiler and called through
 // the loader the worker uses, on host buffers (no GPU needed); and the element-wise comparison
 // it replaces.
-#include "driver/measure/compare_library.h"
+#include "driver/measure/detail/compare_library.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "driver/measure/fill.h"
+#include "driver/measure/detail/fill.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // How many copies of the arguments timed runs rotate through ("cold_cache": "rotate").
-#include "driver/measure/rotation_plan.h"
+#include "driver/measure/detail/rotation_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -12,8 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "driver/measure/detail/warm_plan.h"
 #include "driver/measure/protocol.h"
-#include "driver/measure/warm_plan.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/timing_conditions.h"
 #include "driver/tune/tuning.h"

@@ -1,7 +1,7 @@
 // A trial's inputs made by the spec's project generators, built the way the tuner builds them
 // (the real host compiler, the embedded <optiml/generate.h>) and called through the worker's own
 // code on the host: the kernels of tests/data/kernels/spmv_csr and point_in_polygon. No GPU.
-#include "driver/measure/trial_inputs.h"
+#include "driver/measure/detail/trial_inputs.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "driver/base/atomic_write.h"
 #include "driver/profile/activity/activity_file.h"
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 
 namespace optiml::profile {
 namespace {
@@ -43,10 +44,9 @@ TEST_F(ActivityFileTest, WhatTheLibraryWritesTheDriverReadsBackExactly) {
     written.launches.push_back(
         {"odd\\name\t\x01", "", 700, 0, {4294967295u, 2, 3}, {1024, 1, 1}, 0});
     const fs::path file = dir_ / "activity.json";
-    std::string error;
-    ASSERT_TRUE(
-        activity::write_file_atomically(file.string(), activity::to_json_text(written), error))
-        << error;
+    const std::string error =
+        base::try_write_file_atomically(file, activity::to_json_text(written));
+    ASSERT_EQ(error, "");
 
     const activity::ActivityFile read = read_activity_file(file);
     EXPECT_EQ(read.pid, 4242);
@@ -84,26 +84,6 @@ TEST(ActivityPaths, EveryPercentPBecomesTheProcessId) {
     EXPECT_EQ(activity::expand_pid("%p/%p", 7), "7/7");
     EXPECT_EQ(activity::expand_pid("plain.json", 7), "plain.json");
     EXPECT_EQ(activity::expand_pid("ends-with-%", 7), "ends-with-%");
-}
-
-TEST_F(ActivityFileTest, AtomicWriteLeavesOnlyTheFinalFile) {
-    const fs::path file = dir_ / "out.json";
-    std::string error;
-    ASSERT_TRUE(activity::write_file_atomically(file.string(), "first", error)) << error;
-    ASSERT_TRUE(activity::write_file_atomically(file.string(), "second", error)) << error;
-    std::ifstream stream(file);
-    std::stringstream text;
-    text << stream.rdbuf();
-    EXPECT_EQ(text.str(), "second");
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
-}
-
-TEST_F(ActivityFileTest, AtomicWriteIntoAMissingFolderSaysWhichFile) {
-    const fs::path file = dir_ / "missing" / "out.json";
-    std::string error;
-    EXPECT_FALSE(activity::write_file_atomically(file.string(), "text", error));
-    EXPECT_NE(error.find((dir_ / "missing" / "out.json").string()), std::string::npos) << error;
-    EXPECT_NE(error.find("No such file or directory"), std::string::npos) << error;
 }
 
 }  // namespace

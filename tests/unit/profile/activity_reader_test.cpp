@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 #include "driver/profile/profile_error.h"
 
 namespace optiml::profile {

@@ -100,7 +100,9 @@ TEST(ProfileAppCommand, AnUnwritableJsonPathIsNamed) {
     const fs::path json_file = "/nonexistent-folder/profile.json";
     const Outcome outcome = run(testing::records_writer("program"), json_file);
     EXPECT_EQ(outcome.status, 1);
-    EXPECT_THAT(outcome.err, HasSubstr("cannot create /nonexistent-folder/profile.json.tmp-"));
+    EXPECT_THAT(outcome.err,
+                HasSubstr("cannot create a temporary file for /nonexistent-folder/profile.json: No "
+                          "such file or directory"));
     EXPECT_THAT(outcome.err, HasSubstr("choose a writable --json path"));
 }
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/profile/calibration_kernels.h"
+#include "driver/profile/detail/calibration_kernels.h"
 
 namespace optiml::profile {
 namespace {

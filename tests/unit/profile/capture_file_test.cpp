@@ -11,7 +11,7 @@
 
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/activity/capture_file.h"
-#include "driver/profile/activity_reader.h"
+#include "driver/profile/detail/activity_reader.h"
 #include "driver/profile/profile_error.h"
 
 namespace optiml::profile {

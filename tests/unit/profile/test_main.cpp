@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "driver/base/atomic_write.h"
 #include "tests/unit/profile/test_programs.h"
 
 namespace optiml::profile::testing {
@@ -34,9 +35,9 @@ int write_constructed_records(const char* set) {
     if (output == nullptr) return 3;
     activity::ActivityFile file = constructed_records(set);
     file.pid = static_cast<long>(getpid());
-    std::string error;
-    if (!activity::write_file_atomically(activity::expand_pid(output, file.pid),
-                                         activity::to_json_text(file), error)) {
+    if (const std::string error = base::try_write_file_atomically(
+            activity::expand_pid(output, file.pid), activity::to_json_text(file));
+        !error.empty()) {
         std::fprintf(stderr, "%s\n", error.c_str());
         return 4;
     }

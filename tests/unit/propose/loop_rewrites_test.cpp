@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/rewrites.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -148,13 +148,13 @@ TEST(VectorizeLoads, DeclinesWhereTheLanesCouldNotRunTheBodyAsIs) {
         "    for (int c = 0; c < d; ++c) s += x[c];\n    x[0] = s;\n}\n";
     EXPECT_EQ(vectorize_loads(written, "k", 3, 4), std::nullopt);
     EXPECT_EQ(vectorize_loads(kNorms, "dist", 7, 4), std::nullopt);  // no loop there
-    EXPECT_THROW(vectorize_loads(kNorms, "dist", 4, 3), RewriteError);
+    EXPECT_THROW(vectorize_loads(kNorms, "dist", 4, 3), source::RewriteError);
 }
 
 TEST(VectorizeLoads, AppliedOnceLeavesNoLoopToVectorizeAgain) {
     const auto once = vectorize_loads(kNorms, "dist", 4, 4);
     ASSERT_TRUE(once.has_value());
-    for (const KernelLoop& loop : find_kernel(*once, "dist").loops) {
+    for (const source::KernelLoop& loop : source::find_kernel(*once, "dist").loops) {
         EXPECT_EQ(vectorize_loads(*once, "dist", loop.line, 4), std::nullopt) << loop.line;
         EXPECT_EQ(vectorize_loads(*once, "dist", loop.line, 2), std::nullopt) << loop.line;
     }

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "driver/compile/nvrtc_compiler.h"
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrites.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/source/kernel_text.h"
 
 namespace optiml::propose {
 namespace {
@@ -74,7 +74,7 @@ using LoopRewrite =
 // `rewrite` on every loop it applies to, last first so that the earlier loops keep their lines.
 std::string on_every_loop(std::string source, const std::string& kernel,
                           const LoopRewrite& rewrite) {
-    const std::vector<KernelLoop> loops = find_kernel(source, kernel).loops;
+    const std::vector<source::KernelLoop> loops = source::find_kernel(source, kernel).loops;
     for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
         if (auto next = rewrite(source, kernel, loop->line)) source = *next;
     }
@@ -122,7 +122,8 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
     for (const RealKernel& kernel : real_kernels()) {
         const std::string original = read(root / kernel.path);
         std::set<std::string> pointers;
-        for (const KernelParameter& p : find_kernel(original, kernel.name).parameters) {
+        for (const source::KernelParameter& p :
+             source::find_kernel(original, kernel.name).parameters) {
             if (p.is_pointer) pointers.insert(p.name);
         }
         const auto add = [&](const std::string& label, const std::optional<std::string>& text) {

@@ -1,4 +1,4 @@
-#include "driver/propose/rewrites.h"
+#include "driver/propose/detail/rewrites.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace optiml::propose {
 namespace {
@@ -38,8 +38,8 @@ TEST(AddLaunchBounds, InsertsBeforeTheName) {
 TEST(AddLaunchBounds, DeclinesWhenPresentAndRejectsNonsense) {
     EXPECT_EQ(add_launch_bounds("__global__ void __launch_bounds__(64) k() {}", "k", 256),
               std::nullopt);
-    EXPECT_THROW(add_launch_bounds(kSaxpy, "saxpy", 0), RewriteError);
-    EXPECT_THROW(add_launch_bounds(kSaxpy, "nothing", 256), RewriteError);
+    EXPECT_THROW(add_launch_bounds(kSaxpy, "saxpy", 0), source::RewriteError);
+    EXPECT_THROW(add_launch_bounds(kSaxpy, "nothing", 256), source::RewriteError);
 }
 
 TEST(UnrollLoop, InsertsAPragmaLineIndentedLikeTheLoop) {
@@ -78,7 +78,7 @@ TEST(UnrollLoop, DeclinesALineWithoutALoopOfThatKernel) {
     const std::string two = kSaxpy + "__global__ void k() {\n    for (;;) {}\n}\n";
     EXPECT_EQ(unroll_loop(two, "saxpy", 7, 4), std::nullopt);  // k's loop, not saxpy's
     EXPECT_NE(unroll_loop(two, "k", 7, 4), std::nullopt);
-    EXPECT_THROW(unroll_loop(kSaxpy, "saxpy", 3, -1), RewriteError);
+    EXPECT_THROW(unroll_loop(kSaxpy, "saxpy", 3, -1), source::RewriteError);
 }
 
 TEST(RestrictPointers, AddsRestrictToEveryPointerAndConstToReadOnlyOnes) {
@@ -144,7 +144,7 @@ TEST(Rewrites, ComposeInAnyOrder) {
         [](const std::string& s) { return restrict_pointers(s, "saxpy", {"x"}); },
         [](const std::string& s) { return load_through_ldg(s, "saxpy", {"x"}); },
         [](const std::string& s) {
-            return unroll_loop(s, "saxpy", find_kernel(s, "saxpy").loops.at(0).line, 2);
+            return unroll_loop(s, "saxpy", source::find_kernel(s, "saxpy").loops.at(0).line, 2);
         },
         [](const std::string& s) { return add_launch_bounds(s, "saxpy", 256, 1); }};
     std::array<int, 4> order = {0, 1, 2, 3};
@@ -156,9 +156,9 @@ TEST(Rewrites, ComposeInAnyOrder) {
             ASSERT_TRUE(next.has_value()) << "step " << step << " of\n" << text;
             text = *next;
         }
-        const KernelText kernel = find_kernel(text, "saxpy");
+        const source::KernelText kernel = source::find_kernel(text, "saxpy");
         std::vector<std::string> names;
-        for (const KernelParameter& p : kernel.parameters) names.push_back(p.name);
+        for (const source::KernelParameter& p : kernel.parameters) names.push_back(p.name);
         EXPECT_EQ(names, (std::vector<std::string>{"n", "a", "x", "y"}));
         EXPECT_TRUE(kernel.has_launch_bounds);
         EXPECT_EQ(text.substr(0, kPrelude.size()), kPrelude);

@@ -10,10 +10,10 @@
 
 #include "cache/store.h"
 #include "driver/analysis/roofline.h"
-#include "driver/report/convergence_chart.h"
-#include "driver/report/html_text.h"
-#include "driver/report/roofline_chart.h"
-#include "driver/report/svg_chart.h"
+#include "driver/report/detail/convergence_chart.h"
+#include "driver/report/detail/html_text.h"
+#include "driver/report/detail/roofline_chart.h"
+#include "driver/report/detail/svg_chart.h"
 #include "tests/unit/report/tree_manifest.h"
 
 namespace optiml::report {

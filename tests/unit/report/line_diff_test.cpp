@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "driver/report/line_diff.h"
+#include "driver/report/detail/line_diff.h"
 
 namespace optiml::report {
 namespace {

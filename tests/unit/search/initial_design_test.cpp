@@ -6,7 +6,7 @@
 #include <set>
 
 #include "driver/search/candidate_pool.h"
-#include "driver/search/initial_design.h"
+#include "driver/search/detail/initial_design.h"
 #include "driver/search/strategy.h"
 #include "tests/unit/search/synthetic_spaces.h"
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "driver/search/candidate_pool.h"
-#include "driver/search/strategies.h"
+#include "driver/search/detail/strategies.h"
 #include "driver/search/strategy.h"
 #include "tests/unit/search/synthetic_spaces.h"
 

@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "driver/measure/compare_library.h"
+#include "driver/measure/detail/compare_library.h"
 
 namespace optiml::tune {
 namespace {

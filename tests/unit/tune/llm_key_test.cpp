@@ -1,14 +1,15 @@
 // The cache key and the LLM (docs/caching.md, "The LLM"): a tuning the LLM takes part in has a
 // key of its own, per model; the API key and the endpoint's address never enter it; a build with
 // an endpoint and no GPU falls back to the entry tuned without the LLM.
-#include "driver/tune/kernel_key.h"
-#include "tests/unit/tune/build_test_support.h"
+#include "driver/identity/kernel_key.h"
+#include "tests/unit/build/build_test_support.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
 #include "driver/llm/prompt.h"
+#include "driver/tune/llm_settings.h"
 
 namespace optiml::tune {
 namespace {
@@ -30,15 +31,16 @@ class LlmKeyTest : public ::testing::Test {
         return cache::compute_key(inputs_with(config));
     }
     cache::KeyInputs inputs_with(const llm::LlmConfig& config) const {
-        return key_inputs(spec_, sources_, 90, llm_key_inputs(config, spec_.budget.strategy));
+        return identity::key_inputs(spec_, sources_, 90,
+                                    llm_key_inputs(config, spec_.budget.strategy));
     }
     spec::Spec spec_ = spec::load_spec(kSaxpy);
-    KernelSources sources_ = scan_sources(spec_);
+    identity::KernelSources sources_ = identity::scan_sources(spec_);
 };
 
 TEST_F(LlmKeyTest, AnEndpointChangesTheKeyAndEachModelHasItsOwn) {
     const std::string without = key_with({});
-    EXPECT_EQ(without, cache::compute_key(key_inputs(spec_, sources_, 90)));
+    EXPECT_EQ(without, cache::compute_key(identity::key_inputs(spec_, sources_, 90)));
     const std::string qwen = key_with(endpoint("qwen2.5-coder", "http://127.0.0.1:8080/v1", ""));
     const std::string gpt = key_with(endpoint("gpt-5", "http://127.0.0.1:8080/v1", ""));
     EXPECT_NE(without, qwen);
@@ -50,7 +52,7 @@ TEST_F(LlmKeyTest, TheApiKeyNeverEntersTheKeyNorWhatTheManifestRecords) {
     const std::string secret = "sk-test-4c1d9e0f7a2b";
     const auto with_key = endpoint("m", "https://api.example.com/v1", secret);
     EXPECT_EQ(key_with(with_key), key_with(endpoint("m", "https://api.example.com/v1", "")));
-    EXPECT_EQ(key_summary(inputs_with(with_key)).dump().find(secret), std::string::npos);
+    EXPECT_EQ(identity::key_summary(inputs_with(with_key)).dump().find(secret), std::string::npos);
 }
 
 // Replay has no endpoint and must find what the recording run stored; another server of the same
@@ -65,13 +67,14 @@ TEST_F(LlmKeyTest, ReplayAndAnotherAddressOfTheSameModelShareTheKey) {
 }
 
 TEST_F(LlmKeyTest, TheSummaryNamesTheModelAndEveryTuningPrompt) {
-    const nlohmann::json summary = key_summary(inputs_with(endpoint("m", "http://h/v1", "")));
+    const nlohmann::json summary =
+        identity::key_summary(inputs_with(endpoint("m", "http://h/v1", "")));
     ASSERT_TRUE(summary.contains("llm")) << summary.dump(2);
     EXPECT_EQ(summary["llm"]["model"], "m");
     EXPECT_EQ(summary["llm"]["prompts"], llm::tuning_prompt_fingerprints());
     EXPECT_EQ(summary["llm"]["prompts"].size(), 4u);
     EXPECT_EQ(summary["llm"]["prompts"][0].get<std::string>().rfind("propose@1 ", 0), 0u);
-    EXPECT_FALSE(key_summary(inputs_with({})).contains("llm"));
+    EXPECT_FALSE(identity::key_summary(inputs_with({})).contains("llm"));
 }
 
 // A strategy without the transformation tree never asks the model: the key stays the plain one.
@@ -87,13 +90,13 @@ TEST_F(LlmKeyTest, TheCopyUnderThePlainKeyRecordsWhereItCameFrom) {
     const cache::KeyInputs with = inputs_with(endpoint("m", "http://h/v1", ""));
     cache::Entry entry;
     entry.key = cache::compute_key(with);
-    entry.manifest = {{"key_inputs", key_summary(with)}, {"speedup", 2.5}};
+    entry.manifest = {{"key_inputs", identity::key_summary(with)}, {"speedup", 2.5}};
     entry.files["kernel.cubin"] = "bytes";
-    const cache::KeyInputs plain = key_inputs(spec_, sources_, 90);
-    const cache::Entry copy =
-        llm_entry_for_base_key(entry, cache::compute_key(plain), key_summary(plain));
+    const cache::KeyInputs plain = identity::key_inputs(spec_, sources_, 90);
+    const cache::Entry copy = identity::llm_entry_for_base_key(entry, cache::compute_key(plain),
+                                                               identity::key_summary(plain));
     EXPECT_EQ(copy.key, cache::compute_key(plain));
-    EXPECT_EQ(copy.manifest["key_inputs"], key_summary(plain));
+    EXPECT_EQ(copy.manifest["key_inputs"], identity::key_summary(plain));
     EXPECT_EQ(copy.manifest["tuned_with_llm"]["key"], entry.key);
     EXPECT_EQ(copy.manifest["tuned_with_llm"]["llm"]["model"], "m");
     EXPECT_EQ(copy.manifest["speedup"], 2.5);
@@ -108,18 +111,18 @@ TEST(LlmKeyBuildTest, WithAnEndpointAndNoGpuTheEntryTunedWithoutItIsUsed) {
     const fs::path dir =
         fs::temp_directory_path() / ("optiml-llm-key-test-" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    BuildOptions options;
+    build::BuildOptions options;
     options.spec = kSaxpy;
     options.archs = {90};
     options.out_dir = dir / "out";
     options.cache_dir = dir / "cache";
     options.seeds = {fs::path(OPTIML_SOURCE_DIR) / "examples/saxpy/optiml-seed"};
     options.llm = endpoint("some-model", "http://127.0.0.1:9/v1", "");
-    const std::string log = test::successful_build(options);
+    const std::string log = build::test::successful_build(options);
     EXPECT_NE(log.find("no entry tuned with the LLM model 'some-model'"), std::string::npos) << log;
     EXPECT_NE(log.find("tuned without it"), std::string::npos) << log;
     EXPECT_EQ(log.find("optiml: warning"), std::string::npos) << log;
-    EXPECT_NE(test::read_text(options.out_dir / "optiml_saxpy.cu").find("vector_size=4"),
+    EXPECT_NE(build::test::read_text(options.out_dir / "optiml_saxpy.cu").find("vector_size=4"),
               std::string::npos);
     unsetenv("FAKE_DEVICES");
     fs::remove_all(dir);

@@ -2,7 +2,7 @@
 // can check it: which function or kernel of the file runs, and that NVRTC compiles it for the
 // spec's arguments (a C++ function inside its one-thread kernel). The GPU verdicts are
 // tests/gpu/llm_synth.sh's.
-#include "driver/tune/reference_check.h"
+#include "driver/tune/detail/reference_check.h"
 
 #include <gtest/gtest.h>
 

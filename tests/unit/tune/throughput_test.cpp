@@ -2,7 +2,7 @@
 // busy the workers of the GPUs that took part were.
 #include <gtest/gtest.h>
 
-#include "driver/tune/throughput.h"
+#include "driver/tune/detail/throughput.h"
 
 namespace optiml::tune {
 namespace {

@@ -1,7 +1,7 @@
 // How the default strategy splits one budget between the parameter search and the tree.
 #include <gtest/gtest.h>
 
-#include "driver/tune/transform_tuning.h"
+#include "driver/tune/detail/transform_tuning.h"
 
 namespace optiml::tune {
 namespace {

@@ -3,7 +3,7 @@
 // failed variant. Traces are constructed here.
 #include <gtest/gtest.h>
 
-#include "driver/tune/tuning_evidence.h"
+#include "driver/tune/detail/tuning_evidence.h"
 
 namespace optiml::tune {
 namespace {

@@ -10,16 +10,16 @@
 #include <sstream>
 #include <string>
 
-#include "driver/propose/kernel_text.h"
-#include "driver/propose/rewrite_error.h"
-#include "driver/propose/rewrites.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
 
 namespace {
 
 using namespace optiml::propose;
 
 std::string on_every_loop(std::string source, const std::string& kernel, const std::string& step) {
-    const auto loops = find_kernel(source, kernel).loops;
+    const auto loops = optiml::source::find_kernel(source, kernel).loops;
     for (auto loop = loops.rbegin(); loop != loops.rend(); ++loop) {
         std::optional<std::string> next;
         if (step == "vec4") next = vectorize_loads(source, kernel, loop->line, 4);
@@ -34,7 +34,8 @@ std::string on_every_loop(std::string source, const std::string& kernel, const s
 
 std::string rewritten(std::string source, const std::string& kernel, const std::string& chain) {
     std::set<std::string> pointers;
-    for (const KernelParameter& p : find_kernel(source, kernel).parameters)
+    for (const optiml::source::KernelParameter& p :
+         optiml::source::find_kernel(source, kernel).parameters)
         if (p.is_pointer) pointers.insert(p.name);
     std::stringstream steps(chain);
     for (std::string step; std::getline(steps, step, ',');) {
@@ -47,7 +48,8 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
                    step == "unroll") {
             source = on_every_loop(source, kernel, step);
         } else {
-            throw RewriteError("unknown rewrite '" + step + "' in chain '" + chain + "'");
+            throw optiml::source::RewriteError("unknown rewrite '" + step + "' in chain '" + chain +
+                                               "'");
         }
     }
     return source;
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
     try {
         for (int i = 2; i < argc; i += 4) {
             std::ifstream in(argv[i], std::ios::binary);
-            if (!in) throw RewriteError(std::string("cannot read ") + argv[i]);
+            if (!in) throw optiml::source::RewriteError(std::string("cannot read ") + argv[i]);
             std::stringstream text;
             text << in.rdbuf();
             const std::string original = text.str();

@@ -1,0 +1,199 @@
+#include "driver/source/device_code.h"
+
+#include <array>
+#include <cctype>
+#include <map>
+
+#include "driver/source/cuda_tokens.h"
+
+namespace optiml::source {
+namespace {
+
+constexpr std::array<std::string_view, 3> kQualifiers = {"__global__", "__device__", "__host__"};
+// Names in a declaration that make it device code, or code device code may call.
+constexpr std::array<std::string_view, 4> kDeviceMarkers = {"__global__", "__device__", "constexpr",
+                                                            "consteval"};
+// Reserved names the toolkit and compilers document for host declarations: not unseen macros.
+constexpr std::array<std::string_view, 11> kHostSpellings = {
+    "__host__",      "__forceinline__", "__inline__", "__noinline__",  "__restrict__", "__restrict",
+    "__attribute__", "__declspec",      "__inline",   "__extension__", "__cdecl"};
+
+template <std::size_t N>
+bool one_of(std::string_view name, const std::array<std::string_view, N>& names) {
+    for (const std::string_view candidate : names)
+        if (candidate == name) return true;
+    return false;
+}
+
+// A name the preprocessor may replace without our seeing its definition: reserved (the toolkit's
+// _CCCL_DEVICE, __CUDA_HOSTDEVICE__) or written as macros are (CUB_RUNTIME_FUNCTION).
+bool may_be_unseen_macro(std::string_view name) {
+    if (one_of(name, kHostSpellings)) return false;
+    if (name.size() >= 2 && name[0] == '_' &&
+        (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1]))))
+        return true;
+    if (name.size() < 2) return false;  // T, N: template parameters more often than macros
+    bool letter = false;
+    for (const char c : name) {
+        if (std::islower(static_cast<unsigned char>(c))) return false;
+        if (std::isupper(static_cast<unsigned char>(c))) letter = true;
+    }
+    return letter;
+}
+
+// The identifier tokens of a directive's text after its '#' ("define NAME(a) a + 1").
+std::vector<std::string> directive_words(std::string_view directive) {
+    const std::string_view inner = directive.substr(directive.find('#') + 1);
+    std::vector<std::string> words;
+    for (const Token& token : lex(inner))
+        if (token.kind == TokenKind::Identifier) words.emplace_back(token_text(inner, token));
+    return words;
+}
+
+struct MacroDefinitions {
+    std::map<std::string, std::vector<std::string>> names_in_replacement;
+};
+
+MacroDefinitions macro_definitions(const std::vector<std::string_view>& sources) {
+    MacroDefinitions macros;
+    for (const std::string_view source : sources)
+        for (const Token& token : lex(source)) {
+            if (token.kind != TokenKind::Preprocessor) continue;
+            std::vector<std::string> words = directive_words(token_text(source, token));
+            if (words.size() < 2 || words[0] != "define") continue;
+            auto& names = macros.names_in_replacement[words[1]];
+            names.insert(names.end(), words.begin() + 2, words.end());
+        }
+    return macros;
+}
+
+// One scan of a file's code tokens at namespace scope, splicing host-only bodies out.
+class HostBodyElision {
+  public:
+    HostBodyElision(std::string_view source, const std::set<std::string>& qualifiers,
+                    const std::set<std::string>& known_macros)
+        : source_(source), qualifiers_(qualifiers), known_macros_(known_macros), all_(lex(source)) {
+        for (std::size_t i = 0; i < all_.size(); ++i)
+            if (is_code(all_[i])) {
+                code_.push_back(all_[i]);
+                position_.push_back(i);
+            }
+    }
+
+    std::string run() {
+        std::string out;
+        std::size_t copied = 0;     // bytes of source_ already in out
+        std::size_t statement = 0;  // first code token of the current declaration
+        for (std::size_t c = 0; c < code_.size(); ++c) {
+            const std::string_view text = at(c);
+            if (text == ";" || text == "}") {  // "}": a namespace or extern "C" block ends
+                statement = c + 1;
+            } else if (text == "(" || text == "[") {
+                const std::size_t close = matching_bracket(code_, source_, c);
+                if (close == code_.size()) break;
+                c = close;
+            } else if (text == "{") {
+                if (opens_scope(statement, c)) {
+                    statement = c + 1;
+                    continue;
+                }
+                const std::size_t close = matching_bracket(code_, source_, c);
+                if (close == code_.size()) break;
+                if (is_function(statement, c) && host_only(statement, c, close)) {
+                    out.append(source_.substr(copied, code_[c].end - copied));
+                    for (std::size_t i = position_[c] + 1; i < position_[close]; ++i)
+                        if (all_[i].kind == TokenKind::Preprocessor)
+                            out.append("\n").append(token_text(source_, all_[i])).append("\n");
+                    copied = code_[close].begin;
+                }
+                c = close;
+                statement = close + 1;
+            }
+        }
+        out.append(source_.substr(copied));
+        return out;
+    }
+
+  private:
+    std::string_view at(std::size_t c) const { return token_text(source_, code_[c]); }
+
+    // "namespace a {", "inline namespace v1 {", "extern "C" {": declarations continue inside.
+    bool opens_scope(std::size_t first, std::size_t brace) const {
+        for (std::size_t c = first; c < brace; ++c)
+            if (at(c) == "namespace") return true;
+        return brace == first + 2 && at(first) == "extern" &&
+               code_[first + 1].kind == TokenKind::String;
+    }
+
+    // A declarator's ")" right before the body, with no "=" before the parameters (which would
+    // make it an initializer: a lambda, a brace-initialized variable).
+    bool is_function(std::size_t first, std::size_t brace) const {
+        if (brace == first || at(brace - 1) != ")") return false;
+        for (std::size_t c = first; c < brace && at(c) != "("; ++c)
+            if (at(c) == "=") return false;
+        return true;
+    }
+
+    bool host_only(std::size_t first, std::size_t brace, std::size_t close) const {
+        for (std::size_t c = first; c < brace; ++c) {
+            if (code_[c].kind != TokenKind::Identifier) continue;
+            const std::string name(at(c));
+            if (one_of(name, kDeviceMarkers) || qualifiers_.count(name)) return false;
+            if (!known_macros_.count(name) && may_be_unseen_macro(name)) return false;
+        }
+        for (std::size_t c = brace + 1; c < close; ++c) {  // a __device__ lambda in a host body
+            if (code_[c].kind != TokenKind::Identifier) continue;
+            const std::string name(at(c));
+            if (one_of(name, kDeviceMarkers) || qualifiers_.count(name)) return false;
+        }
+        return true;
+    }
+
+    std::string_view source_;
+    const std::set<std::string>& qualifiers_;
+    const std::set<std::string>& known_macros_;
+    std::vector<Token> all_;
+    std::vector<Token> code_;
+    std::vector<std::size_t> position_;  // of each code token in all_
+};
+
+}  // namespace
+
+SeenMacros seen_macros(const std::vector<std::string_view>& sources) {
+    const MacroDefinitions macros = macro_definitions(sources);
+    std::set<std::string> found;
+    for (bool grew = true; grew;) {  // until no macro names a qualifier or a macro found so far
+        grew = false;
+        for (const auto& [name, names] : macros.names_in_replacement) {
+            if (found.count(name)) continue;
+            for (const std::string& used : names)
+                if (one_of(used, kQualifiers) || found.count(used)) {
+                    found.insert(name);
+                    grew = true;
+                    break;
+                }
+        }
+    }
+    SeenMacros seen{found, {}};
+    for (const auto& entry : macros.names_in_replacement)
+        if (!found.count(entry.first)) seen.others.insert(entry.first);
+    return seen;
+}
+
+std::string device_relevant_text(std::string_view source, const SeenMacros& macros) {
+    return HostBodyElision(source, macros.qualifiers, macros.others).run();
+}
+
+std::set<std::string> named_identifiers(std::string_view text) {
+    std::set<std::string> names;
+    for (const Token& token : lex(text)) {
+        if (token.kind == TokenKind::Identifier) names.emplace(token_text(text, token));
+        if (token.kind != TokenKind::Preprocessor) continue;
+        std::vector<std::string> words = directive_words(token_text(text, token));
+        if (!words.empty() && words[0] == "include") continue;  // a file's name, not a macro's
+        for (std::string& word : words) names.insert(std::move(word));
+    }
+    return names;
+}
+
+}  // namespace optiml::source

@@ -1,0 +1,26 @@
+#include "driver/tune/budget_rules.h"
+
+#include <cstdlib>
+
+namespace optiml::tune {
+
+void apply_budget_overrides(spec::Budget& budget,
+                            std::initializer_list<BudgetOverrides> most_specific_first) {
+    // Applied least specific first, so that the most specific is the one left standing.
+    for (auto it = std::rbegin(most_specific_first); it != std::rend(most_specific_first); ++it) {
+        if (it->evaluations) budget.evaluations = *it->evaluations;
+        if (it->seconds) budget.seconds = *it->seconds;
+        if (it->strategy) budget.strategy = *it->strategy;
+    }
+}
+
+BudgetOverrides budget_from_environment() {
+    BudgetOverrides overrides;
+    if (const char* env = std::getenv("OPTIML_BUDGET_EVALUATIONS"); env && std::atoi(env) > 0)
+        overrides.evaluations = std::atoi(env);
+    if (const char* env = std::getenv("OPTIML_BUDGET_SECONDS"); env && std::atof(env) > 0)
+        overrides.seconds = std::atof(env);
+    return overrides;
+}
+
+}  // namespace optiml::tune
