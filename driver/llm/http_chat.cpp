@@ -88,9 +88,9 @@ Response post(const std::string& url, const std::string& body, const LlmConfig& 
     curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM, safe in threads
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(std::ceil(config.connect_timeout_s * 1000)));
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::ceil(config.timeout_s * 1000)));
+    const CurlTimeouts timeouts = curl_timeouts(config);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect_ms);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeouts.total_ms);
     // A redirect could carry the Authorization header elsewhere; an API root does not redirect.
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, append_body);
@@ -225,8 +225,15 @@ ChatReply parse_chat_reply(const std::string& body, const std::string& api_key) 
     return reply;
 }
 
-HttpChat::HttpChat(LlmConfig config, std::function<void(const std::string&)> note)
-    : config_(std::move(config)), note_(std::move(note)) {
+CurlTimeouts curl_timeouts(const LlmConfig& config) {
+    return {static_cast<long>(std::ceil(config.connect_timeout_s * 1000)),
+            static_cast<long>(std::ceil(config.timeout_s * 1000))};
+}
+
+HttpChat::HttpChat(LlmConfig config, std::function<void(const std::string&)> note, RetrySleep sleep)
+    : config_(std::move(config)), note_(std::move(note)), sleep_(std::move(sleep)) {
+    if (!sleep_)
+        sleep_ = [](std::chrono::duration<double> wait) { std::this_thread::sleep_for(wait); };
     validate(config_);
     if (config_.base_url.empty())
         throw LlmError("no LLM endpoint: set OPTIML_LLM_BASE_URL (or --llm-base-url)");
@@ -282,7 +289,7 @@ ChatReply HttpChat::complete(const ChatRequest& request) {
         if (note_)
             note_(where + ": " + problem + "; retrying in " + seconds_text(wait) + " (try " +
                   std::to_string(attempt + 1) + " of " + std::to_string(config_.max_tries) + ")");
-        std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+        sleep_(std::chrono::duration<double>(wait));
         backoff *= 2;
     }
 }

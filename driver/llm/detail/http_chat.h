@@ -6,6 +6,7 @@
 // malformed one is an LlmError. Error messages never carry the API key (docs/llm.md).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -14,11 +15,17 @@
 
 namespace optiml::llm {
 
+// How HttpChat waits between tries. A seam for tests: they record the waits (backoff,
+// Retry-After) and assert them as values instead of timing them on a clock.
+using RetrySleep = std::function<void(std::chrono::duration<double>)>;
+
 class HttpChat final : public ChatEndpoint {
   public:
     // `note` receives one line per retry ("HTTP 503, retrying in 2 s (try 2 of 4)"); may be
-    // empty. Throws LlmError when the configuration is unusable (validate()).
-    explicit HttpChat(LlmConfig config, std::function<void(const std::string&)> note = {});
+    // empty. `sleep` waits between tries; empty: std::this_thread::sleep_for. Throws LlmError
+    // when the configuration is unusable (validate()).
+    explicit HttpChat(LlmConfig config, std::function<void(const std::string&)> note = {},
+                      RetrySleep sleep = {});
 
     ChatReply complete(const ChatRequest& request) override;
 
@@ -26,14 +33,23 @@ class HttpChat final : public ChatEndpoint {
     LlmConfig config_;
     std::string url_;
     std::function<void(const std::string&)> note_;
+    RetrySleep sleep_;
 };
+
+// The limits of one try as libcurl gets them (CURLOPT_CONNECTTIMEOUT_MS, CURLOPT_TIMEOUT_MS):
+// exposed so that a test checks the configured timeout reaches libcurl without timing a stall.
+struct CurlTimeouts {
+    long connect_ms = 0;
+    long total_ms = 0;
+};
+CurlTimeouts curl_timeouts(const LlmConfig& config);
 
 // The request body as JSON text (the request's model, else `default_model`).
 std::string chat_request_body(const ChatRequest& request, const std::string& default_model);
 
 // The reply in a 200 body; throws LlmError naming what is missing when it is not a
 // chat.completion with a message (an error object, no choices, content not a string...). An error
-// object's message is quoted without `api_key` (driver/llm/key_redaction.h).
+// object's message is quoted without `api_key` (driver/llm/detail/key_redaction.h).
 ChatReply parse_chat_reply(const std::string& body, const std::string& api_key = "");
 
 }  // namespace optiml::llm

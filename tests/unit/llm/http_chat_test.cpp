@@ -18,7 +18,6 @@ namespace {
 using nlohmann::json;
 using testing::answer;
 using testing::LoopbackServer;
-using Clock = std::chrono::steady_clock;
 
 constexpr const char* kKey = "sk-test-SECRET-1234567890";
 
@@ -41,9 +40,14 @@ ChatRequest question(const std::string& text = "tile this kernel") {
     return request;
 }
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+// The client's waits between tries, recorded instead of spent (HttpChat's RetrySleep): backoff
+// and Retry-After are asserted as values, whatever the machine's speed.
+struct Waits {
+    std::vector<double> seconds;
+    RetrySleep recorder() {
+        return [this](std::chrono::duration<double> wait) { seconds.push_back(wait.count()); };
+    }
+};
 
 std::string failure_of(HttpChat& chat) {
     return testing::llm_error_of(chat, question());
@@ -97,12 +101,12 @@ TEST_F(HttpChatTest, WaitsAsRetryAfterAsksOn429ThenSucceeds) {
                              answer("after the wait")}}},
                           scratch_.path());
     std::vector<std::string> notes;
-    HttpChat chat(config_for(server), [&](const std::string& line) { notes.push_back(line); });
-    const auto start = Clock::now();
+    Waits waits;
+    HttpChat chat(
+        config_for(server), [&](const std::string& line) { notes.push_back(line); },
+        waits.recorder());
     EXPECT_EQ(chat.complete(question()).content, "after the wait");
-    const double waited = seconds_since(start);
-    EXPECT_GE(waited, 0.95);  // Retry-After: 1, not the 0.05 s backoff
-    EXPECT_LT(waited, 5.0);
+    EXPECT_EQ(waits.seconds, std::vector<double>{1.0});  // Retry-After: 1, not the 0.05 s backoff
     EXPECT_EQ(server.requests().size(), 2u);
     ASSERT_EQ(notes.size(), 1u);
     EXPECT_NE(notes[0].find("HTTP 429"), std::string::npos) << notes[0];
@@ -115,10 +119,10 @@ TEST_F(HttpChatTest, StopsAtOnceWhenRetryAfterExceedsTheLongestWait) {
         scratch_.path());
     LlmConfig config = config_for(server);
     config.max_retry_wait_s = 5;
-    HttpChat chat(config);
-    const auto start = Clock::now();
+    Waits waits;
+    HttpChat chat(config, {}, waits.recorder());
     const std::string message = failure_of(chat);
-    EXPECT_LT(seconds_since(start), 3.0);
+    EXPECT_TRUE(waits.seconds.empty());  // neither the 3600 s asked for nor the 5 s cap
     EXPECT_NE(message.find("retry after 3600 s"), std::string::npos) << message;
     EXPECT_NE(message.find("OPTIML_LLM_MAX_RETRY_WAIT"), std::string::npos) << message;
     EXPECT_EQ(server.requests().size(), 1u);
@@ -130,10 +134,12 @@ TEST_F(HttpChatTest, RetriesServerErrorsWithBackoffThenSucceeds) {
                              {{"status", 503}, {"body", "upstream overloaded"}},
                              answer("third time")}}},
                           scratch_.path());
-    HttpChat chat(config_for(server));
-    const auto start = Clock::now();
+    Waits waits;
+    HttpChat chat(config_for(server), {}, waits.recorder());
     EXPECT_EQ(chat.complete(question()).content, "third time");
-    EXPECT_GE(seconds_since(start), 0.15);  // 0.05 s, then 0.1 s
+    ASSERT_EQ(waits.seconds.size(), 2u);
+    EXPECT_DOUBLE_EQ(waits.seconds[0], 0.05);  // the initial backoff,
+    EXPECT_DOUBLE_EQ(waits.seconds[1], 0.1);   // then doubled
     EXPECT_EQ(server.requests().size(), 3u);
 }
 
@@ -156,14 +162,16 @@ TEST_F(HttpChatTest, AStallPastTheTimeoutFailsWithinTheBound) {
     LlmConfig config = config_for(server);
     config.timeout_s = 0.5;
     config.max_tries = 2;
-    HttpChat chat(config);
-    const auto start = Clock::now();
+    // The bound: libcurl ends each try at the configured 0.5 s...
+    EXPECT_EQ(curl_timeouts(config).total_ms, 500);
+    Waits waits;
+    HttpChat chat(config, {}, waits.recorder());
     const std::string message = failure_of(chat);
-    const double elapsed = seconds_since(start);
-    EXPECT_GE(elapsed, 1.0);  // two tries of 0.5 s
-    EXPECT_LT(elapsed, 4.0);
+    // ...and did, for both tries: a try the server's answer (30 s on) ended would have succeeded.
     EXPECT_NE(message.find("imed out"), std::string::npos) << message;  // libcurl's words
+    EXPECT_NE(message.find("gave up after 2 tries"), std::string::npos) << message;
     EXPECT_EQ(message.find("too late"), std::string::npos);
+    EXPECT_EQ(waits.seconds, std::vector<double>{0.05});  // only the backoff between the tries
 }
 
 TEST_F(HttpChatTest, MalformedBodiesAreErrorsNeverOutput) {
@@ -234,10 +242,10 @@ TEST_F(HttpChatTest, ExhaustedQuotaStopsWithoutRetrying) {
                                   {"code", "insufficient_quota"}}}}}},
                              answer("never")}}},
                           scratch_.path());
-    HttpChat chat(config_for(server));
-    const auto start = Clock::now();
+    Waits waits;
+    HttpChat chat(config_for(server), {}, waits.recorder());
     const std::string message = failure_of(chat);
-    EXPECT_LT(seconds_since(start), 0.9);  // did not wait for Retry-After
+    EXPECT_TRUE(waits.seconds.empty());  // did not wait for Retry-After
     EXPECT_NE(message.find("quota is exhausted"), std::string::npos) << message;
     EXPECT_EQ(server.requests().size(), 1u);
 }
