@@ -117,16 +117,8 @@ void add_remote_commands(CLI::App* cache, const std::shared_ptr<std::string>& di
     });
 }
 
-}  // namespace
-
-void add_cache_command(CLI::App& app) {
-    auto* cache = app.add_subcommand("cache", "Inspect and manage the tuning cache");
-    cache->require_subcommand(1);
-    auto dir = std::make_shared<std::string>();
-    cache->add_option(
-        "--cache-dir", *dir,
-        "Cache folder (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
-
+// `cache ls`: one line an entry.
+void add_ls_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     cache
         ->add_subcommand(
             "ls", "List entries: key, kernel, arch, speedup and its timing condition, device")
@@ -151,7 +143,10 @@ void add_cache_command(CLI::App& app) {
                 }
             });
         });
+}
 
+// `cache show KEY`: an entry's manifest.
+void add_show_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     auto* show =
         cache->add_subcommand("show", "Print an entry's manifest (key or unique key prefix)");
     auto key = std::make_shared<std::string>();
@@ -168,7 +163,10 @@ void add_cache_command(CLI::App& app) {
             std::cout << store.inspect(matches[0])->manifest.dump(2) << "\n";
         });
     });
+}
 
+// `cache verify`: every entry's files against its manifest.
+void add_verify_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     cache->add_subcommand("verify", "Check every entry's files against its manifest")
         ->callback([=] {
             guarded([&] {
@@ -181,7 +179,10 @@ void add_cache_command(CLI::App& app) {
                 exit_status() = damaged ? 1 : 0;
             });
         });
+}
 
+// `cache gc`: damaged entries, stale temporaries and, over a size, the least recently used.
+void add_gc_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     auto* gc = cache->add_subcommand("gc",
                                      "Remove damaged entries and stale temporaries; with "
                                      "--max-size, least recently used entries too");
@@ -199,7 +200,10 @@ void add_cache_command(CLI::App& app) {
                     std::cout << "removed image " << removed << "\n";
         });
     });
+}
 
+// `cache export --to DIR`: entries for a seed cache, signed where a tuner's key is set.
+void add_export_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     auto* exporter = cache->add_subcommand(
         "export", "Copy entries to a folder a project commits (a seed cache)");
     auto to = std::make_shared<std::string>();
@@ -217,7 +221,10 @@ void add_cache_command(CLI::App& app) {
                     std::cout << "signed " << k << "\n";
         });
     });
+}
 
+// `cache import --from DIR`.
+void add_import_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     auto* importer =
         cache->add_subcommand("import", "Copy every entry of another cache folder into this one");
     auto from = std::make_shared<std::string>();
@@ -230,9 +237,10 @@ void add_cache_command(CLI::App& app) {
                 std::cout << "imported " << k << "\n";
         });
     });
+}
 
-    add_remote_commands(cache, dir);
-
+// `cache key --spec FILE`: the key a build computes (no GPU needed).
+void add_key_command(CLI::App* cache) {
     auto* key_command = cache->add_subcommand(
         "key", "Print a spec's cache key for an architecture (no GPU needed), e.g. for pull");
     auto spec_file = std::make_shared<std::string>();
@@ -261,6 +269,25 @@ void add_cache_command(CLI::App& app) {
                       << "\n";
         });
     });
+}
+
+}  // namespace
+
+void add_cache_command(CLI::App& app) {
+    auto* cache = app.add_subcommand("cache", "Inspect and manage the tuning cache");
+    cache->require_subcommand(1);
+    auto dir = std::make_shared<std::string>();
+    cache->add_option(
+        "--cache-dir", *dir,
+        "Cache folder (default: $OPTIML_CACHE_DIR, $XDG_CACHE_HOME/optiml, ~/.cache/optiml)");
+    add_ls_command(cache, dir);
+    add_show_command(cache, dir);
+    add_verify_command(cache, dir);
+    add_gc_command(cache, dir);
+    add_export_command(cache, dir);
+    add_import_command(cache, dir);
+    add_remote_commands(cache, dir);
+    add_key_command(cache);
 }
 
 }  // namespace optiml::cli
