@@ -8,13 +8,13 @@ namespace optiml::cache {
 
 namespace {
 
-std::string environment(const char* name) {
+std::string environment_setting(const char* name) {
     const char* value = std::getenv(name);
     return value == nullptr ? std::string() : std::string(value);
 }
 
 long milliseconds_from_environment(const char* name, long fallback) {
-    const std::string text = environment(name);
+    const std::string text = environment_setting(name);
     if (text.empty()) return fallback;
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
@@ -45,7 +45,7 @@ std::string display_url(const std::string& url) {
 
 std::optional<RemoteConfig> remote_config(const std::string& url, const std::string& mode) {
     const bool from_option = !url.empty();
-    std::string base = from_option ? url : environment("OPTIML_REMOTE_CACHE");
+    std::string base = from_option ? url : environment_setting("OPTIML_REMOTE_CACHE");
     if (base.empty()) return std::nullopt;
     const std::string origin = from_option ? "the remote cache URL (REMOTE_CACHE / --remote-cache)"
                                            : "OPTIML_REMOTE_CACHE";
@@ -65,7 +65,8 @@ std::optional<RemoteConfig> remote_config(const std::string& url, const std::str
 
     RemoteConfig config;
     config.url = base;
-    const std::string mode_text = mode.empty() ? environment("OPTIML_REMOTE_CACHE_MODE") : mode;
+    const std::string mode_text =
+        mode.empty() ? environment_setting("OPTIML_REMOTE_CACHE_MODE") : mode;
     if (!mode_text.empty()) {
         const std::optional<RemoteMode> parsed = parse_remote_mode(mode_text);
         if (!parsed) {
@@ -80,10 +81,10 @@ std::optional<RemoteConfig> remote_config(const std::string& url, const std::str
         "OPTIML_REMOTE_CACHE_CONNECT_TIMEOUT_MS", config.connect_timeout_ms);
     config.request_timeout_ms =
         milliseconds_from_environment("OPTIML_REMOTE_CACHE_TIMEOUT_MS", config.request_timeout_ms);
-    config.bearer_token = environment("OPTIML_REMOTE_CACHE_TOKEN");
-    config.user = environment("OPTIML_REMOTE_CACHE_USER");
-    config.password = environment("OPTIML_REMOTE_CACHE_PASSWORD");
-    config.ca_file = environment("OPTIML_REMOTE_CACHE_CA");
+    config.bearer_token = environment_setting("OPTIML_REMOTE_CACHE_TOKEN");
+    config.user = environment_setting("OPTIML_REMOTE_CACHE_USER");
+    config.password = environment_setting("OPTIML_REMOTE_CACHE_PASSWORD");
+    config.ca_file = environment_setting("OPTIML_REMOTE_CACHE_CA");
     if (!config.password.empty() && config.user.empty()) {
         throw CacheError(
             "OPTIML_REMOTE_CACHE_PASSWORD is set but OPTIML_REMOTE_CACHE_USER is not; basic "

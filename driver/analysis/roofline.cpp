@@ -11,20 +11,21 @@ namespace optiml::analysis {
 
 namespace {
 
-[[noreturn]] void reject(const std::string& field, const std::string& what,
-                         const std::string& expected) {
+[[noreturn]] void reject_ceiling(const std::string& field, const std::string& what,
+                                 const std::string& expected) {
     throw AnalysisError("roofline: " + field + ": " + what + "; expected " + expected);
 }
 
 void require_positive(double value, const std::string& field, const std::string& fix) {
     if (!std::isfinite(value) || value <= 0.0) {
-        reject(field, "is " + base::format::number(value), "a finite number above 0 (" + fix + ")");
+        reject_ceiling(field, "is " + base::format::number(value),
+                       "a finite number above 0 (" + fix + ")");
     }
 }
 
 void require_non_negative(double value, const std::string& field) {
     if (!std::isfinite(value) || value < 0.0) {
-        reject(field, "is " + base::format::number(value), "a finite number >= 0");
+        reject_ceiling(field, "is " + base::format::number(value), "a finite number >= 0");
     }
 }
 
@@ -45,10 +46,10 @@ void validate(const KernelCounters& counters, const DeviceCeilings& ceilings) {
         if (flops == 0.0) continue;
         const auto peak = ceilings.flops_per_s.find(precision);
         if (peak == ceilings.flops_per_s.end()) {
-            reject("ceilings.flops_per_s." + precision,
-                   "missing, but the kernel counts " + base::format::number(flops) + " " +
-                       precision + " FLOPs",
-                   "a calibrated peak for every precision the kernel uses");
+            reject_ceiling("ceilings.flops_per_s." + precision,
+                           "missing, but the kernel counts " + base::format::number(flops) + " " +
+                               precision + " FLOPs",
+                           "a calibrated peak for every precision the kernel uses");
         }
         require_positive(peak->second, "ceilings.flops_per_s." + precision,
                          "run the compute calibration for this device");

@@ -28,7 +28,7 @@ constexpr std::array<std::string_view, 8> kNvrtcOnly = {"-default-device",
                                                         "--device-int128",
                                                         "--fdevice-time-trace"};
 
-CompileResult failure(std::string message) {
+CompileResult nvcc_failure(std::string message) {
     CompileResult result;
     result.log = std::move(message);
     return result;
@@ -113,11 +113,12 @@ std::vector<std::string> nvcc_device_link_arguments(const CompileRequest& reques
 CompileResult compile_with_nvcc(const CompileRequest& request) {
     for (const std::string& option : request.options)
         if (!nvcc_option(option))
-            return failure("the option \"" + option +
-                           "\" is NVRTC's only; nvcc has no equivalent: drop it from the spec's "
-                           "nvrtc_options or compile with \"compiler\": \"nvrtc\"\n");
+            return nvcc_failure(
+                "the option \"" + option +
+                "\" is NVRTC's only; nvcc has no equivalent: drop it from the spec's "
+                "nvrtc_options or compile with \"compiler\": \"nvrtc\"\n");
     const base::ScratchDir scratch("optiml-nvcc");
-    if (scratch.path().empty()) return failure("cannot create a scratch folder for nvcc\n");
+    if (scratch.path().empty()) return nvcc_failure("cannot create a scratch folder for nvcc\n");
     const fs::path source = scratch.path() / fs::path(request.source_name).filename();
     const fs::path output = scratch.path() / "kernel.out";
     std::ofstream(source, std::ios::binary) << scratch_text(request);
@@ -143,7 +144,7 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
         }
     }
     result.binary = base::read_file(output);
-    if (result.binary.empty()) return failure(result.log + "nvcc produced no output\n");
+    if (result.binary.empty()) return nvcc_failure(result.log + "nvcc produced no output\n");
     const std::vector<std::string> symbols = request.output == Output::Cubin
                                                  ? cubin_entry_symbols(result.binary)
                                                  : ptx_entry_symbols(result.binary);

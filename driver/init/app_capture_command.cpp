@@ -72,7 +72,7 @@ void store_snapshot(const SnapshotUse& use, const fs::path& output_dir, const st
     write_or_throw(to.string() + ".json", sidecar.dump(2) + "\n");
 }
 
-std::string dim3_text(const std::array<std::uint32_t, 3>& dim) {
+std::string dim3_line(const std::array<std::uint32_t, 3>& dim) {
     return "[" + std::to_string(dim[0]) + ", " + std::to_string(dim[1]) + ", " +
            std::to_string(dim[2]) + "]";
 }
@@ -153,7 +153,7 @@ bool write_kernel_spec(const analysis::KernelTime& kernel, const profile::AppCap
         store_snapshot(use, options.output_dir, launch->name, program);
     write_or_throw(spec_path, spec.text);
     out << "optiml: wrote " << spec_path.string() << " for " << name << " (" << source_path
-        << "): grid " << dim3_text(launch->grid) << ", block " << dim3_text(launch->block);
+        << "): grid " << dim3_line(launch->grid) << ", block " << dim3_line(launch->block);
     if (!spec.snapshots.empty())
         out << ", " << spec.snapshots.size() << " inputs' data in " << name << ".data/";
     const std::size_t markers = count_markers(spec.text);

@@ -24,7 +24,7 @@ namespace {
 using profile::activity::CapturedLaunch;
 using profile::activity::CapturedParameter;
 
-std::string quoted(const std::string& text) {
+std::string quoted_text(const std::string& text) {
     return nlohmann::json(text).dump();
 }
 
@@ -225,8 +225,8 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
         const std::string& macro = block_knob[i];
         const std::int64_t block = launch.block[i];
         const std::int64_t grid = launch.grid[i];
-        observed.block[i] = quoted(std::to_string(block));
-        observed.grid[i] = quoted(std::to_string(grid));
+        observed.block[i] = quoted_text(std::to_string(block));
+        observed.grid[i] = quoted_text(std::to_string(grid));
         if (macro.empty()) continue;
         const auto knob = knobs.find(macro);
         if (knob->second != block) {
@@ -237,7 +237,7 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
                 " to tune it).");
             continue;
         }
-        observed.block[i] = quoted(macro);
+        observed.block[i] = quoted_text(macro);
         if (grid == 1) {
             observed.launch_comments.push_back("grid " + axis + ": the program launched one " +
                                                "block in " + axis + ", whatever its size.");
@@ -247,21 +247,22 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
         for (const Scalar& s : scalars)
             if (s.value > 0 && ceil_div(s.value, block) == grid && !follows) follows = &s;
         if (follows != nullptr) {
-            observed.grid[i] = quoted("ceil_div(" + follows->name + ", " + macro + ")");
+            observed.grid[i] = quoted_text("ceil_div(" + follows->name + ", " + macro + ")");
             observed.launch_comments.push_back("grid " + axis + ": ceil_div(" + follows->name +
                                                ", " + macro + ") is the " + std::to_string(grid) +
                                                " blocks the program launched (" + follows->name +
                                                " = " + std::to_string(follows->value) + ").");
         } else {
             const std::int64_t threads = grid * block;
-            observed.grid[i] = quoted("ceil_div(" + std::to_string(threads) + ", " + macro + ")");
+            observed.grid[i] =
+                quoted_text("ceil_div(" + std::to_string(threads) + ", " + macro + ")");
             observed.launch_comments.push_back(
                 "grid " + axis + ": as many threads as the program launched (" +
                 std::to_string(grid) + " x " + std::to_string(block) + "), whatever " + macro +
                 "; no integer scalar gives the grid.");
         }
     }
-    observed.shared_memory_bytes = quoted(std::to_string(launch.shared_memory_bytes));
+    observed.shared_memory_bytes = quoted_text(std::to_string(launch.shared_memory_bytes));
     if (launch.shared_memory_bytes > 0)
         observed.launch_comments.push_back(
             "shared_memory_bytes: the " + std::to_string(launch.shared_memory_bytes) +

@@ -15,7 +15,7 @@ namespace {
 using source::Token;
 using source::TokenKind;
 
-[[noreturn]] void reject(const std::string& reason) {
+[[noreturn]] void refuse(const std::string& reason) {
     throw AnswerRejected("guardrail", reason);
 }
 
@@ -50,15 +50,15 @@ void check_directives(std::string_view code) {
         const std::string where = " (line " + std::to_string(token.line) + " of the answer)";
         if (std::find(kFileDirectives.begin(), kFileDirectives.end(), word) !=
             kFileDirectives.end())
-            reject("the answer adds a #" + word + " directive" + where +
+            refuse("the answer adds a #" + word + " directive" + where +
                    "; no directive may read or rename files");
         if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0])))
-            reject("the answer adds a line marker" + where + "; no directive may rename files");
+            refuse("the answer adds a line marker" + where + "; no directive may rename files");
         if (word == "pragma" && directive_word("#" + std::string(text.substr(after))) == "once")
-            reject("the answer adds #pragma once" + where);
+            refuse("the answer adds #pragma once" + where);
         if (text.find("__has_include") != std::string_view::npos ||
             text.find("__has_embed") != std::string_view::npos)
-            reject("the answer probes files with __has_include" + where);
+            refuse("the answer probes files with __has_include" + where);
     }
 }
 
@@ -78,10 +78,10 @@ void check_calls(std::string_view code, const std::vector<source::Token>& tokens
         const std::string line = " (line " + std::to_string(tokens[i].line) + " of the answer)";
         if (text == "<<" && i + 1 < tokens.size() &&
             source::token_text(code, tokens[i + 1]).substr(0, 1) == "<")
-            reject("the answer launches a kernel (<<<...>>>)" + line + ": no host code");
+            refuse("the answer launches a kernel (<<<...>>>)" + line + ": no host code");
         if (tokens[i].kind == source::TokenKind::Identifier && i + 1 < tokens.size() &&
             source::token_text(code, tokens[i + 1]) == "(" && is_host_call(text))
-            reject("the answer calls " + std::string(text) + line + ": no host code");
+            refuse("the answer calls " + std::string(text) + line + ": no host code");
     }
 }
 
@@ -118,7 +118,7 @@ void check_namespace_scope(std::string_view code, const std::vector<source::Toke
         const std::string_view text = source::token_text(code, tokens[i]);
         if (tokens[i].begin >= kernel.declaration_begin && tokens[i].begin < kernel.body_end) {
             if (item_begin < i)
-                reject("the answer has an unterminated declaration at line " +
+                refuse("the answer has an unterminated declaration at line " +
                        std::to_string(tokens[item_begin].line) + ", before the kernel");
             item_begin = i + 1;
             continue;
@@ -128,7 +128,7 @@ void check_namespace_scope(std::string_view code, const std::vector<source::Toke
             end = source::matching_bracket(tokens, code, i);
         else if (text != ";")
             continue;
-        if (end >= tokens.size()) reject("the answer's code does not close its braces");
+        if (end >= tokens.size()) refuse("the answer's code does not close its braces");
         bool device = false, host = false, global = false, call = false;
         std::string named;
         for (std::size_t j = item_begin; j < i; ++j) {
@@ -144,21 +144,21 @@ void check_namespace_scope(std::string_view code, const std::vector<source::Toke
         }
         const std::string where = " at line " + std::to_string(tokens[item_begin].line);
         if (global)
-            reject("the answer adds a second __global__ function" +
+            refuse("the answer adds a second __global__ function" +
                    (named.empty() ? "" : " `" + named + "`") + where + "; only `" +
                    std::string(name) + "` may be defined");
-        if (named == "main") reject("the answer defines main" + where + ": no host code");
+        if (named == "main") refuse("the answer defines main" + where + ": no host code");
         if (text == ";" || !call)
-            reject("the answer adds a namespace-scope declaration" + where +
+            refuse("the answer adds a namespace-scope declaration" + where +
                    "; only __device__ helper functions may be added beside the kernel");
         if (host || !device)
-            reject("the answer adds a host function `" + named + "`" + where +
+            refuse("the answer adds a host function `" + named + "`" + where +
                    "; helpers must be __device__ only");
         i = end;
         item_begin = end + 1;
     }
     if (item_begin < tokens.size())
-        reject("the answer ends in an unterminated declaration at line " +
+        refuse("the answer ends in an unterminated declaration at line " +
                std::to_string(tokens[item_begin].line));
 }
 
@@ -180,21 +180,21 @@ GuardedKernel guard_answer(std::string_view original, std::string_view name, con
     try {
         after = source::find_kernel(code, name);
     } catch (const source::RewriteError& e) {
-        reject("the answer has no single definition of the __global__ kernel `" +
+        refuse("the answer has no single definition of the __global__ kernel `" +
                std::string(name) + "`: " + e.what());
     }
     if (globals > 1) check_namespace_scope(code, tokens, after, name);  // names the second one
     const auto was = signature(original, before.declaration_begin, before.body_begin);
     const auto now = signature(code, after.declaration_begin, after.body_begin);
     if (was != now)
-        reject("the kernel's signature changed: `" + spelled(now) + "` instead of `" +
+        refuse("the kernel's signature changed: `" + spelled(now) + "` instead of `" +
                spelled(was) + "`; keep the name, qualifiers, parameter types and names");
     check_namespace_scope(code, tokens, after, name);
     check_calls(code, tokens);
     check_directives(code);
     for (std::size_t i = 0; i < answer.changes.size(); ++i)
         if (answer.changes[i].evidence.empty())
-            reject("change " + std::to_string(i + 1) + " (lines " +
+            refuse("change " + std::to_string(i + 1) + " (lines " +
                    std::to_string(answer.changes[i].first_line) + "-" +
                    std::to_string(answer.changes[i].last_line) +
                    ") cites no evidence; every change cites an evidence id");
@@ -206,7 +206,7 @@ GuardedKernel guard_answer(std::string_view original, std::string_view name, con
     GuardedKernel out;
     out.text = std::string(original.substr(0, before.declaration_begin)) + block +
                std::string(original.substr(before.body_end));
-    if (out.text == original) reject("the answer's kernel is the original, unchanged");
+    if (out.text == original) refuse("the answer's kernel is the original, unchanged");
     out.first_line = line_of(original, before.declaration_begin);
     out.last_line = out.first_line + static_cast<int>(std::count(block.begin(), block.end(), '\n'));
     return out;

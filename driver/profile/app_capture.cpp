@@ -12,14 +12,15 @@ namespace optiml::profile {
 
 namespace {
 
-constexpr std::string_view kFilePrefix = "capture-";
-constexpr std::string_view kFileSuffix = ".json";
+constexpr std::string_view kCaptureFilePrefix = "capture-";
+constexpr std::string_view kCaptureFileSuffix = ".json";
 
 std::vector<fs::path> capture_files_in(const fs::path& dir) {
     std::vector<fs::path> files;
     for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
         const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file() && name.starts_with(kFilePrefix) && name.ends_with(kFileSuffix))
+        if (entry.is_regular_file() && name.starts_with(kCaptureFilePrefix) &&
+            name.ends_with(kCaptureFileSuffix))
             files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
@@ -39,7 +40,8 @@ AppCapture capture_app(const std::vector<std::string>& program, const fs::path& 
     fs::remove_all(snapshot_dir);
     Environment environment = {
         {activity::kCaptureOutputVariable,
-         (fs::absolute(output_dir) / (std::string(kFilePrefix) + "%p" + std::string(kFileSuffix)))
+         (fs::absolute(output_dir) /
+          (std::string(kCaptureFilePrefix) + "%p" + std::string(kCaptureFileSuffix)))
              .string()}};
     if (snapshots) {
         fs::create_directories(snapshot_dir);

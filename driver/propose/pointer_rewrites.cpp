@@ -13,7 +13,7 @@
 namespace optiml::propose {
 namespace {
 
-bool is_blank(char c) {
+bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
@@ -27,7 +27,7 @@ bool only_read(const source::KernelText& text, const source::KernelParameter& p,
 TextEdit pointee_const(std::string_view source, const source::KernelParameter& p) {
     const std::string_view declaration = std::string_view(source).substr(p.begin, p.end - p.begin);
     if (std::count(declaration.begin(), declaration.end(), '*') == 1) return {p.begin, 0, "const "};
-    const bool blank_before = is_blank(source[p.pointer_star - 1]);
+    const bool blank_before = is_space(source[p.pointer_star - 1]);
     return {p.pointer_star, 0, blank_before ? "const " : " const"};
 }
 
@@ -85,7 +85,7 @@ std::optional<std::string> restrict_pointers(std::string_view source, std::strin
     for (const source::KernelParameter& p : text.parameters) {
         if (!p.is_pointer) continue;
         if (!p.has_restrict) {
-            const bool blank_after = is_blank(source[p.pointer_star + 1]);
+            const bool blank_after = is_space(source[p.pointer_star + 1]);
             edits.push_back(
                 {p.pointer_star + 1, 0, blank_after ? " __restrict__" : " __restrict__ "});
         }

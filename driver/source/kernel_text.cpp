@@ -15,7 +15,7 @@ bool is_one_of(std::string_view word, std::span<const std::string_view> words) {
     return std::find(words.begin(), words.end(), word) != words.end();
 }
 
-constexpr std::array<std::string_view, 6> kQualifiers = {
+constexpr std::array<std::string_view, 6> kParameterQualifiers = {
     "const", "volatile", "__restrict__", "__restrict", "restrict", "__grid_constant__"};
 constexpr std::array<std::string_view, 13> kBuiltinTypes = {
     "void",   "bool",     "char",   "short",  "int",  "long",  "float",
@@ -172,12 +172,13 @@ class Locator {
             if (t == "*" && depth == 0) stars.push_back(i);
         }
         const std::size_t name = head_end - 1;
-        const bool has_type_before = std::any_of(
-            code_.begin() + static_cast<std::ptrdiff_t>(first),
-            code_.begin() + static_cast<std::ptrdiff_t>(name),
-            [&](const Token& t) { return !is_one_of(token_text(source_, t), kQualifiers); });
+        const bool has_type_before =
+            std::any_of(code_.begin() + static_cast<std::ptrdiff_t>(first),
+                        code_.begin() + static_cast<std::ptrdiff_t>(name), [&](const Token& t) {
+                            return !is_one_of(token_text(source_, t), kParameterQualifiers);
+                        });
         if (code_[name].kind == TokenKind::Identifier && has_type_before &&
-            !is_one_of(text(name), kQualifiers) && !is_one_of(text(name), kBuiltinTypes)) {
+            !is_one_of(text(name), kParameterQualifiers) && !is_one_of(text(name), kBuiltinTypes)) {
             p.name = std::string(text(name));
         }
         if (stars.empty() || head_end != last) return p;

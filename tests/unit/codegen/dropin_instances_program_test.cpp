@@ -17,7 +17,7 @@ namespace {
 using test::quote;
 using test::run_command;
 
-const std::string nvcc = OPTIML_NVCC;
+const std::string nvcc_program = OPTIML_NVCC;
 
 // The original at `tile` as OptiML compiles it for a kernel among host code: CUBIN and PTX.
 Variant original_at(const std::filesystem::path& dir, int tile) {
@@ -27,9 +27,9 @@ Variant original_at(const std::filesystem::path& dir, int tile) {
                                  ">(int*, int);\n");
     const std::filesystem::path cubin = dir / ("tile_" + std::to_string(tile) + ".cubin");
     const std::filesystem::path ptx = dir / ("tile_" + std::to_string(tile) + ".ptx");
-    const test::CommandResult built =
-        run_command(nvcc + " -cubin -arch=sm_90 -o " + quote(cubin) + " " + quote(source) + " && " +
-                    nvcc + " -ptx -arch=compute_90 -o " + quote(ptx) + " " + quote(source));
+    const test::CommandResult built = run_command(
+        nvcc_program + " -cubin -arch=sm_90 -o " + quote(cubin) + " " + quote(source) + " && " +
+        nvcc_program + " -ptx -arch=compute_90 -o " + quote(ptx) + " " + quote(source));
     EXPECT_EQ(built.exit_code, 0) << built.output;
     Variant original;
     original.arch = "sm_90";
@@ -54,7 +54,7 @@ ProgramRun build_and_run(const std::string& label, const spec::Spec& spec,
     const std::filesystem::path dir = test::fresh_directory(label);
     write_generated_files(dir, spec.name, generate_launcher(spec, {}, {}, originals));
     const test::CommandResult build = run_command(
-        nvcc + " -arch=sm_90 -std=c++20 -Xcompiler=-Wall,-Wextra,-Werror -I" +
+        nvcc_program + " -arch=sm_90 -std=c++20 -Xcompiler=-Wall,-Wextra,-Werror -I" +
         quote(OPTIML_RUNTIME_INCLUDE) + " -I" + quote(dir / "include") + " " +
         quote(dir / source_path(spec.name)) + " " + quote(test::data_dir() / "call_tile_fill.cpp") +
         " " + quote(OPTIML_RUNTIME_LIBRARY) + " -o " + quote(dir / "program"));

@@ -19,9 +19,9 @@ using nlohmann::json;
 using testing::answer;
 using testing::LoopbackServer;
 
-constexpr const char* kKey = "sk-test-NEVER-WRITTEN-0987654321";
+constexpr const char* kChainKey = "sk-test-NEVER-WRITTEN-0987654321";
 
-ChatRequest question(const std::string& text, const std::string& prompt_id = "propose@1") {
+ChatRequest chain_question(const std::string& text, const std::string& prompt_id = "propose@1") {
     ChatRequest request;
     request.messages = {{"system", "You optimize CUDA kernels."}, {"user", text}};
     request.prompt_id = prompt_id;
@@ -34,7 +34,7 @@ class ExchangeChainTest : public ::testing::Test {
         LlmConfig config;
         config.base_url = server.base_url();
         config.model = "test-model";
-        config.api_key = kKey;
+        config.api_key = kChainKey;
         config.initial_backoff_s = 0.05;
         return config;
     }
@@ -60,8 +60,8 @@ TEST_F(ExchangeChainTest, NoEndpointAndNoReplayMeansNoLlm) {
 TEST_F(ExchangeChainTest, ASecondAskIsAnsweredFromTheCache) {
     LoopbackServer server({{"responses", {answer("first"), answer("second")}}}, server_dir("s"));
     auto chat = open_chat(live(server), cache_root(), {});
-    const ChatReply asked = chat->complete(question("tile it"));
-    const ChatReply again = chat->complete(question("tile it"));
+    const ChatReply asked = chat->complete(chain_question("tile it"));
+    const ChatReply again = chat->complete(chain_question("tile it"));
     EXPECT_EQ(asked.content, "first");
     EXPECT_FALSE(asked.replayed);
     EXPECT_EQ(again.content, "first");
@@ -69,7 +69,7 @@ TEST_F(ExchangeChainTest, ASecondAskIsAnsweredFromTheCache) {
     EXPECT_EQ(again.usage.prompt_tokens, asked.usage.prompt_tokens);
     EXPECT_EQ(server.requests().size(), 1u);
     // A different prompt version is a different exchange.
-    EXPECT_EQ(chat->complete(question("tile it", "propose@2")).content, "second");
+    EXPECT_EQ(chat->complete(chain_question("tile it", "propose@2")).content, "second");
     EXPECT_EQ(server.requests().size(), 2u);
     const ExchangeTotals totals = chat->totals();
     EXPECT_EQ(totals.exchanges, 3);
@@ -81,10 +81,10 @@ TEST_F(ExchangeChainTest, ReplayWithTheServerStoppedReturnsTheRecordedReply) {
     {
         LoopbackServer server({{"responses", {answer("__global__ void tiled() {}")}}},
                               server_dir("s"));
-        recorded = open_chat(live(server), cache_root(), {})->complete(question("tile it"));
+        recorded = open_chat(live(server), cache_root(), {})->complete(chain_question("tile it"));
     }
     auto chat = open_chat(replay_only(), cache_root(), {});
-    const ChatReply replayed = chat->complete(question("tile it"));
+    const ChatReply replayed = chat->complete(chain_question("tile it"));
     EXPECT_TRUE(replayed.replayed);
     EXPECT_EQ(replayed.content, recorded.content);
     EXPECT_EQ(replayed.model, recorded.model);
@@ -96,14 +96,15 @@ TEST_F(ExchangeChainTest, ReplayNeverCallsAConfiguredEndpoint) {
     LlmConfig config = live(server);
     config.replay = true;
     auto chat = open_chat(config, cache_root(), {});
-    const std::string message = testing::llm_error_of(*chat, question("tile it"));
+    const std::string message = testing::llm_error_of(*chat, chain_question("tile it"));
     EXPECT_NE(message.find("no recorded exchange"), std::string::npos) << message;
     EXPECT_TRUE(server.requests().empty());
 }
 
 TEST_F(ExchangeChainTest, AReplayMissSaysWhatIsMissingAndHowToRecordIt) {
     auto chat = open_chat(replay_only(), cache_root(), {});
-    const std::string message = testing::llm_error_of(*chat, question("never asked", "judge@3"));
+    const std::string message =
+        testing::llm_error_of(*chat, chain_question("never asked", "judge@3"));
     EXPECT_NE(message.find("'judge@3'"), std::string::npos) << message;
     EXPECT_NE(message.find("'test-model'"), std::string::npos) << message;
     EXPECT_NE(message.find((cache_root() / "llm").string()), std::string::npos) << message;
@@ -113,28 +114,28 @@ TEST_F(ExchangeChainTest, AReplayMissSaysWhatIsMissingAndHowToRecordIt) {
 TEST_F(ExchangeChainTest, TheKeyIgnoresTheEndpointButNotTheQuestion) {
     {
         LoopbackServer first({{"responses", {answer("from the first server")}}}, server_dir("a"));
-        open_chat(live(first), cache_root(), {})->complete(question("tile it"));
+        open_chat(live(first), cache_root(), {})->complete(chain_question("tile it"));
     }
     LoopbackServer second(
         {{"responses", {answer("from the second server")}}, {"repeat_last", true}},
         server_dir("b"));
     auto chat = open_chat(live(second), cache_root(), {});
-    EXPECT_EQ(chat->complete(question("tile it")).content, "from the first server");
+    EXPECT_EQ(chat->complete(chain_question("tile it")).content, "from the first server");
     EXPECT_TRUE(second.requests().empty());
-    ChatRequest warmer = question("tile it");
+    ChatRequest warmer = chain_question("tile it");
     warmer.temperature = 0.7;
     EXPECT_EQ(chat->complete(warmer).content, "from the second server");
-    ChatRequest other_model = question("tile it");
+    ChatRequest other_model = chain_question("tile it");
     other_model.model = "other-model";
     EXPECT_EQ(chat->complete(other_model).content, "from the second server");
-    ChatRequest shorter = question("tile it");
+    ChatRequest shorter = chain_question("tile it");
     shorter.max_tokens = 100;
     EXPECT_EQ(chat->complete(shorter).content, "from the second server");
     EXPECT_EQ(second.requests().size(), 3u);
 }
 
 TEST_F(ExchangeChainTest, TheKeyCoversEveryField) {
-    const ChatRequest base = question("tile it");
+    const ChatRequest base = chain_question("tile it");
     std::vector<ChatRequest> variants(6, base);
     variants[0].model = "m2";
     variants[1].messages[0].role = "user";
@@ -145,13 +146,13 @@ TEST_F(ExchangeChainTest, TheKeyCoversEveryField) {
     std::set<std::string> keys{exchange_key(base)};
     for (const ChatRequest& variant : variants) keys.insert(exchange_key(variant));
     EXPECT_EQ(keys.size(), variants.size() + 1);
-    EXPECT_EQ(exchange_key(base), exchange_key(question("tile it")));
+    EXPECT_EQ(exchange_key(base), exchange_key(chain_question("tile it")));
 }
 
 TEST_F(ExchangeChainTest, ASeedCacheCarriesExchanges) {
     {
         LoopbackServer server({{"responses", {answer("seeded answer")}}}, server_dir("s"));
-        open_chat(live(server), cache_root(), {})->complete(question("tile it"));
+        open_chat(live(server), cache_root(), {})->complete(chain_question("tile it"));
     }
     const auto seed = scratch_.path() / "seed";
     std::filesystem::create_directories(seed);
@@ -159,7 +160,7 @@ TEST_F(ExchangeChainTest, ASeedCacheCarriesExchanges) {
                           std::filesystem::copy_options::recursive);
     const auto fresh_cache = scratch_.path() / "fresh";
     auto chat = open_chat(replay_only(), fresh_cache, {seed, scratch_.path() / "no-such-seed"});
-    const ChatReply reply = chat->complete(question("tile it"));
+    const ChatReply reply = chat->complete(chain_question("tile it"));
     EXPECT_EQ(reply.content, "seeded answer");
     EXPECT_TRUE(reply.replayed);
     EXPECT_FALSE(std::filesystem::exists(fresh_cache / "llm" / "entries"));  // nothing copied in
@@ -175,9 +176,9 @@ TEST_F(ExchangeChainTest, TheTokenBudgetStopsFurtherExchanges) {
     config.token_budget = 20;
     config.prices = {2.0, 4.0};  // $ per million tokens
     auto chat = open_chat(config, cache_root(), {});
-    chat->complete(question("one"));
-    chat->complete(question("two"));  // 15 of 20 used before it: allowed
-    const std::string message = testing::llm_error_of(*chat, question("three"));
+    chat->complete(chain_question("one"));
+    chat->complete(chain_question("two"));  // 15 of 20 used before it: allowed
+    const std::string message = testing::llm_error_of(*chat, chain_question("three"));
     EXPECT_NE(message.find("token budget"), std::string::npos) << message;
     EXPECT_NE(message.find("30 of 20"), std::string::npos) << message;
     EXPECT_NE(message.find("OPTIML_LLM_TOKEN_BUDGET"), std::string::npos) << message;
@@ -201,15 +202,15 @@ TEST_F(ExchangeChainTest, ReplayedTokensCountTowardTheBudgetAsTheyDidWhenRecorde
              {"repeat_last", true}},
             server_dir("s"));
         auto chat = open_chat(live(server), cache_root(), {});
-        chat->complete(question("one"));
-        chat->complete(question("two"));
+        chat->complete(chain_question("one"));
+        chat->complete(chain_question("two"));
     }
     LlmConfig config = replay_only();
     config.token_budget = 20;
     config.prices = {2.0, 4.0};
     auto chat = open_chat(config, cache_root(), {});
-    chat->complete(question("one"));
-    EXPECT_NE(testing::llm_error_of(*chat, question("two")).find("token budget"),
+    chat->complete(chain_question("one"));
+    EXPECT_NE(testing::llm_error_of(*chat, chain_question("two")).find("token budget"),
               std::string::npos);
     EXPECT_DOUBLE_EQ(chat->totals().cost_usd, 0.0);  // replay costs nothing
 }
@@ -225,28 +226,29 @@ TEST_F(ExchangeChainTest, TheApiKeyReachesNoFileTheRunWrites) {
     LoopbackServer server(
         {{"responses",
           {answer("ok"),
-           {{"status", 500}, {"body", std::string("internal error for key ") + kKey}},
+           {{"status", 500}, {"body", std::string("internal error for key ") + kChainKey}},
            answer("after retry"),
            {{"status", 401},
-            {"body", {{"error", {{"message", std::string("bad key ") + kKey}}}}}}}}},
+            {"body", {{"error", {{"message", std::string("bad key ") + kChainKey}}}}}}}}},
         server_dir("s"));
     std::vector<std::string> notes;
     auto chat = open_chat(live(server), cache_root(), {},
                           [&](const std::string& line) { notes.push_back(line); });
-    chat->complete(question("one"));
-    chat->complete(question("two"));
-    const std::string refused = testing::llm_error_of(*chat, question("three"));
+    chat->complete(chain_question("one"));
+    chat->complete(chain_question("two"));
+    const std::string refused = testing::llm_error_of(*chat, chain_question("three"));
     ASSERT_GE(server.requests().size(), 4u);
     EXPECT_TRUE(server.requests()[0]["authorization_present"].get<bool>());
 
-    EXPECT_EQ(refused.find(kKey), std::string::npos) << refused;
+    EXPECT_EQ(refused.find(kChainKey), std::string::npos) << refused;
     ASSERT_FALSE(notes.empty());
-    for (const std::string& note : notes) EXPECT_EQ(note.find(kKey), std::string::npos) << note;
+    for (const std::string& note : notes)
+        EXPECT_EQ(note.find(kChainKey), std::string::npos) << note;
     int files = 0;
     for (const auto& item : std::filesystem::recursive_directory_iterator(scratch_.path())) {
         if (!item.is_regular_file() || item.path().filename() == "script.json") continue;
         ++files;
-        EXPECT_EQ(file_text(item.path()).find(kKey), std::string::npos) << item.path();
+        EXPECT_EQ(file_text(item.path()).find(kChainKey), std::string::npos) << item.path();
     }
     EXPECT_GE(files, 3);  // two exchanges recorded, the request log
 }

@@ -11,15 +11,14 @@
 namespace optiml::profile {
 namespace {
 
-using nlohmann::json;
-
-json valid_document() {
-    return json::parse(R"({"format": "optiml-activity", "version": 1, "pid": 9, "error": null,
+nlohmann::json valid_document() {
+    return nlohmann::json::parse(
+        R"({"format": "optiml-activity", "version": 1, "pid": 9, "error": null,
         "dropped_records": 0, "launches": [{"name": "k", "demangled": "", "start_ns": 1,
         "end_ns": 2, "grid": [1, 1, 1], "block": [32, 1, 1], "device": 0}]})");
 }
 
-std::string error_of(const json& document) {
+std::string error_of(const nlohmann::json& document) {
     try {
         activity_from_json(document, "records.json");
     } catch (const ProfileError& e) {
@@ -36,12 +35,12 @@ TEST(ActivityReader, AValidDocumentIsRead) {
 }
 
 TEST(ActivityReader, ErrorsNameTheFileAndTheField) {
-    json document = valid_document();
+    nlohmann::json document = valid_document();
     document.erase("launches");
     EXPECT_EQ(error_of(document), "records.json: launches: missing");
 
     document = valid_document();
-    document["launches"][0]["grid"] = json::array({1, 1});
+    document["launches"][0]["grid"] = nlohmann::json::array({1, 1});
     EXPECT_EQ(error_of(document),
               "records.json: launches[0].grid: expected an array of 3 unsigned integers");
 
@@ -60,7 +59,7 @@ TEST(ActivityReader, ErrorsNameTheFileAndTheField) {
 }
 
 TEST(ActivityReader, AnotherVersionSaysWhichLibraryToUse) {
-    json document = valid_document();
+    nlohmann::json document = valid_document();
     document["version"] = 2;
     EXPECT_EQ(error_of(document),
               "records.json: version: is 2; this optiml reads version 1 (use the "

@@ -17,8 +17,6 @@
 namespace optiml::profile {
 namespace {
 
-using nlohmann::json;
-
 activity::CaptureFile constructed() {
     activity::CaptureFile file;
     file.pid = 77;
@@ -42,7 +40,7 @@ activity::CaptureFile constructed() {
     return file;
 }
 
-std::string error_of(const json& document) {
+std::string capture_error_of(const nlohmann::json& document) {
     try {
         capture_from_json(document, "capture.json");
     } catch (const ProfileError& e) {
@@ -54,7 +52,7 @@ std::string error_of(const json& document) {
 TEST(CaptureFile, WhatTheLibraryWritesTheDriverReadsBackExactly) {
     const activity::CaptureFile written = constructed();
     const activity::CaptureFile read =
-        capture_from_json(json::parse(activity::to_capture_json_text(written)), "text");
+        capture_from_json(nlohmann::json::parse(activity::to_capture_json_text(written)), "text");
     EXPECT_EQ(read.pid, 77);
     EXPECT_EQ(read.error, "");
     ASSERT_EQ(read.launches.size(), 2u);
@@ -108,55 +106,58 @@ TEST(CaptureFile, ASignatureGivesTheParameterLayoutOfBuiltInTypes) {
 }
 
 TEST(CaptureFile, EachMalformedFieldIsNamed) {
-    const json valid = json::parse(activity::to_capture_json_text(constructed()));
-    json document = valid;
+    const nlohmann::json valid =
+        nlohmann::json::parse(activity::to_capture_json_text(constructed()));
+    nlohmann::json document = valid;
     document["format"] = "optiml-activity";
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: format: is \"optiml-activity\"; expected \"optiml-capture\"");
 
     document = valid;
     document["launches"][0]["parameters"][0]["bytes"] = "0000";
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: launches[0].parameters[0].bytes: expected 4 bytes as 8 hex digits "
               "(the parameter's size)");
 
     document = valid;
     document["launches"][0]["parameters"][1]["allocation"]["offset"] = 4195328;
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: launches[0].parameters[1].allocation.offset: is 4195328; expected "
               "less than the allocation's size, 4195328");
 
     document = valid;
     document["launches"][0]["parameters"][0]["snapshot"] = "/tmp/s.bin";
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: launches[0].parameters[0].snapshot: a snapshot needs an "
               "allocation; expected null");
 
     document = valid;
     document["launches"][0].erase("shared_memory_bytes");
-    EXPECT_EQ(error_of(document), "capture.json: launches[0].shared_memory_bytes: missing");
+    EXPECT_EQ(capture_error_of(document), "capture.json: launches[0].shared_memory_bytes: missing");
 
     document = valid;
-    document["launches"][0]["block"] = json::array({256, 1});
-    EXPECT_EQ(error_of(document),
+    document["launches"][0]["block"] = nlohmann::json::array({256, 1});
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: launches[0].block: expected an array of 3 unsigned integers");
 
     document = valid;
-    document["launches"][1]["parameters"] = json::object();
-    EXPECT_EQ(error_of(document), "capture.json: launches[1].parameters: expected an array");
+    document["launches"][1]["parameters"] = nlohmann::json::object();
+    EXPECT_EQ(capture_error_of(document),
+              "capture.json: launches[1].parameters: expected an array");
 
     document = valid;
     document["launches"][0]["parameters"][1] = 3;
-    EXPECT_EQ(error_of(document), "capture.json: launches[0].parameters[1]: expected an object");
+    EXPECT_EQ(capture_error_of(document),
+              "capture.json: launches[0].parameters[1]: expected an object");
 
     document = valid;
     document["launches"][0]["snapshot_error"] = false;
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: launches[0].snapshot_error: expected null or a string");
 
     document = valid;
     document["version"] = 2;
-    EXPECT_EQ(error_of(document),
+    EXPECT_EQ(capture_error_of(document),
               "capture.json: version: is 2; this optiml reads version 1 (use the "
               "liboptiml-activity.so installed with this optiml)");
 }

@@ -41,7 +41,7 @@ std::string run(const std::string& command) {
     return out;
 }
 
-int count(const std::string& text, const std::string& what) {
+int occurrences(const std::string& text, const std::string& what) {
     int n = 0;
     for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
     return n;
@@ -97,7 +97,7 @@ class ChromiumRender : public ::testing::Test {
     fs::path profile_;
 };
 
-cache::Entry matmul_seed() {
+cache::Entry rendered_matmul_seed() {
     const cache::Store seed(fs::path(OPTIML_SOURCE_DIR) / "examples/matmul/optiml-seed", true);
     return *seed.inspect(seed.keys().at(0));
 }
@@ -107,14 +107,14 @@ const auto kNoSources = [](const std::string&) -> std::optional<std::string> {
 };
 
 TEST_F(ChromiumRender, TheMatmulSeedPageRendersItsConvergenceAndPath) {
-    const cache::Entry entry = matmul_seed();
+    const cache::Entry entry = rendered_matmul_seed();
     const fs::path page = write_page("matmul-seed", {entry.key, entry.manifest, {}, kNoSources});
     const std::string dom = dump_dom(page);
     ASSERT_NE(dom.find("<body"), std::string::npos) << "chromium printed no DOM: " << dom;
     const std::string curve = svg_element(dom, "convergence-evaluations");
     ASSERT_FALSE(curve.empty()) << dom.substr(0, 2000);
     EXPECT_NE(curve.find("data-series=\"parameters (exhaustive)\""), std::string::npos);
-    EXPECT_GE(count(curve, "<circle"), 2);  // at least the original and one improvement
+    EXPECT_GE(occurrences(curve, "<circle"), 2);  // at least the original and one improvement
     EXPECT_FALSE(svg_element(dom, "convergence-time").empty());
     EXPECT_NE(dom.find("id=\"parameters\""), std::string::npos);
     EXPECT_NE(dom.find("Not drawn: the entry has no evidence.json"), std::string::npos);
@@ -122,7 +122,7 @@ TEST_F(ChromiumRender, TheMatmulSeedPageRendersItsConvergenceAndPath) {
 }
 
 TEST_F(ChromiumRender, WithEvidenceTheRooflinePlacesEveryVariantUnderTheCeilings) {
-    const cache::Entry entry = matmul_seed();
+    const cache::Entry entry = rendered_matmul_seed();
     std::ifstream in(fs::path(OPTIML_SOURCE_DIR) / "tests/data/h200/matmul_tuning_evidence.json");
     const nlohmann::json evidence = nlohmann::json::parse(in);
     const fs::path page = write_page("matmul-seed-with-h200-evidence",
@@ -133,7 +133,7 @@ TEST_F(ChromiumRender, WithEvidenceTheRooflinePlacesEveryVariantUnderTheCeilings
     EXPECT_NE(roofline.find("data-series=\"measured ceilings\""), std::string::npos);
     EXPECT_NE(roofline.find("Roofline (fp32"), std::string::npos);
     // The original, the winner and one circle per profiled variant.
-    EXPECT_EQ(count(roofline, "<circle"),
+    EXPECT_EQ(occurrences(roofline, "<circle"),
               2 + static_cast<int>(evidence["selection_table"]["rows"].size()));
     EXPECT_NE(roofline.find("arithmetic intensity (FLOP per DRAM byte)"), std::string::npos);
     EXPECT_NE(dom.find("long_scoreboard"), std::string::npos);

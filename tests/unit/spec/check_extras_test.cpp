@@ -11,41 +11,40 @@
 namespace optiml::spec {
 namespace {
 
-using nlohmann::json;
 using testing::fixture_json;
 using testing::fixture_path;
 using testing::ScratchSpec;
 
-Spec parsed(const json& spec) {
+Spec parsed(const nlohmann::json& spec) {
     return parse_spec(spec, fixture_path());
 }
 
 TEST(ColdCache, DefaultsToFlushAndReadsRotate) {
     EXPECT_EQ(parsed(fixture_json()).timing.cold_cache, ColdCache::Flush);
-    json spec = fixture_json();
+    nlohmann::json spec = fixture_json();
     spec["timing"] = {{"cold_cache", "rotate"}};
     EXPECT_EQ(parsed(spec).timing.cold_cache, ColdCache::Rotate);
     EXPECT_EQ(to_string(ColdCache::Rotate), "rotate");
 }
 
 TEST(ColdCache, EntersTheNormalizedSpecOnlyWhenItIsRotate) {
-    const json reference = parsed(fixture_json()).normalized;
+    const nlohmann::json reference = parsed(fixture_json()).normalized;
     EXPECT_FALSE(reference.contains("timing"));
-    json flush = fixture_json();
+    nlohmann::json flush = fixture_json();
     flush["timing"] = {{"cold_cache", "flush"}};
     EXPECT_EQ(parsed(flush).normalized, reference);
-    json empty = fixture_json();
-    empty["timing"] = json::object();
+    nlohmann::json empty = fixture_json();
+    empty["timing"] = nlohmann::json::object();
     EXPECT_EQ(parsed(empty).normalized, reference);
-    json rotate = fixture_json();
+    nlohmann::json rotate = fixture_json();
     rotate["timing"] = {{"cold_cache", "rotate"}};
-    const json changed = parsed(rotate).normalized;
+    const nlohmann::json changed = parsed(rotate).normalized;
     EXPECT_NE(changed, reference);
-    EXPECT_EQ(changed.at("timing"), json({{"cold_cache", "rotate"}}));
+    EXPECT_EQ(changed.at("timing"), nlohmann::json({{"cold_cache", "rotate"}}));
 }
 
 TEST(ExtraSizes, AreReadAndChangeTheEnvironmentOnlyWhereTheyApply) {
-    json spec = fixture_json();
+    nlohmann::json spec = fixture_json();
     spec["check"]["extra_sizes"] = {{{"n", 1000003}}};
     const Spec read = parsed(spec);
     ASSERT_EQ(read.check.extra_sizes.size(), 1u);
@@ -62,22 +61,22 @@ TEST(ExtraSizes, NameEverySetScalarInMessages) {
 }
 
 TEST(ExtraSizes, EnterTheNormalizedSpecOnlyWhenGiven) {
-    const json reference = parsed(fixture_json()).normalized;
+    const nlohmann::json reference = parsed(fixture_json()).normalized;
     EXPECT_FALSE(reference.at("check").contains("extra_sizes"));
-    json none = fixture_json();
-    none["check"]["extra_sizes"] = json::array();
+    nlohmann::json none = fixture_json();
+    none["check"]["extra_sizes"] = nlohmann::json::array();
     EXPECT_EQ(parsed(none).normalized, reference);
-    json one = fixture_json();
+    nlohmann::json one = fixture_json();
     one["check"]["extra_sizes"] = {{{"n", 1000003}}};
-    const json changed = parsed(one).normalized;
-    EXPECT_EQ(changed.at("check").at("extra_sizes"), json::parse(R"([{"n": 1000003}])"));
-    json other = fixture_json();
+    const nlohmann::json changed = parsed(one).normalized;
+    EXPECT_EQ(changed.at("check").at("extra_sizes"), nlohmann::json::parse(R"([{"n": 1000003}])"));
+    nlohmann::json other = fixture_json();
     other["check"]["extra_sizes"] = {{{"n", 1000005}}};
     EXPECT_NE(parsed(other).normalized, changed);
 }
 
 TEST(ExtraSizes, MustKeepTheOriginalWithinItsConstraints) {
-    json spec = fixture_json();
+    nlohmann::json spec = fixture_json();
     spec["constraints"].push_back("n % 256 == 0");
     spec["check"]["extra_sizes"] = {{{"n", 1000003}}};
     try {
@@ -94,7 +93,7 @@ TEST(ExtraSizes, MustKeepTheOriginalWithinItsConstraints) {
 }
 
 TEST(CompareField, IsResolvedBesideTheSpecAndNormalizedAsWritten) {
-    json with_compare = fixture_json();
+    nlohmann::json with_compare = fixture_json();
     with_compare["check"]["compare"] = "checks/compare.cpp";
     const ScratchSpec scratch(with_compare.dump());
     std::filesystem::create_directories(scratch.directory() / "checks");

@@ -10,14 +10,14 @@
 namespace optiml::spec {
 namespace {
 
-using nlohmann::json;
 using testing::fixture_json;
 using testing::fixture_path;
 
 // The fixture with a launch argument `rows` that grid.y and the arrays' size use.
-json with_rows() {
-    json spec = fixture_json();
-    spec["launch_arguments"] = json::parse(R"([{"name": "rows", "type": "int32", "value": 4}])");
+nlohmann::json with_rows() {
+    nlohmann::json spec = fixture_json();
+    spec["launch_arguments"] =
+        nlohmann::json::parse(R"([{"name": "rows", "type": "int32", "value": 4}])");
     spec["launch"]["grid"][1] = "rows";
     spec["arguments"][2]["count"] = "n * rows";
     spec["arguments"][3]["count"] = "n * rows";
@@ -39,8 +39,9 @@ TEST(LaunchArguments, EnterTheEnvironmentButNotTheKernelsArguments) {
 }
 
 TEST(LaunchArguments, ExtraSizesMayGiveThemOtherValues) {
-    json spec = with_rows();
-    spec["check"]["extra_sizes"] = json::parse(R"([{"rows": 3}, {"n": 1000, "rows": 1}])");
+    nlohmann::json spec = with_rows();
+    spec["check"]["extra_sizes"] =
+        nlohmann::json::parse(R"([{"rows": 3}, {"n": 1000, "rows": 1}])");
     const Spec parsed = parse_spec(spec, fixture_path());
     ASSERT_EQ(parsed.check.extra_sizes.size(), 2u);
     EXPECT_EQ(parsed.environment(parsed.default_config(), &parsed.check.extra_sizes[0]).at("rows"),
@@ -48,25 +49,25 @@ TEST(LaunchArguments, ExtraSizesMayGiveThemOtherValues) {
 }
 
 TEST(LaunchArguments, AppearInTheNormalizedSpecWhenPresent) {
-    const json normalized = parse_spec(with_rows(), fixture_path()).normalized;
+    const nlohmann::json normalized = parse_spec(with_rows(), fixture_path()).normalized;
     EXPECT_EQ(normalized.at("launch_arguments"),
-              json::parse(R"([{"name": "rows", "type": "int32", "value": 4}])"));
+              nlohmann::json::parse(R"([{"name": "rows", "type": "int32", "value": 4}])"));
     // A change of the tuning value is a change of meaning: another key.
-    json other = with_rows();
+    nlohmann::json other = with_rows();
     other["launch_arguments"][0]["value"] = 8;
     EXPECT_NE(parse_spec(other, fixture_path()).normalized, normalized);
 }
 
 TEST(LaunchArguments, AbsentOrEmptyLeaveTheNormalizedSpecAsBefore) {
-    const json reference = parse_spec(fixture_json(), fixture_path()).normalized;
+    const nlohmann::json reference = parse_spec(fixture_json(), fixture_path()).normalized;
     EXPECT_FALSE(reference.contains("launch_arguments"));
-    json empty = fixture_json();
-    empty["launch_arguments"] = json::array();
+    nlohmann::json empty = fixture_json();
+    empty["launch_arguments"] = nlohmann::json::array();
     EXPECT_EQ(parse_spec(empty, fixture_path()).normalized, reference);
 }
 
 TEST(LaunchArguments, AKernelArgumentInTheLaunchStillWorks) {
-    json spec = with_rows();
+    nlohmann::json spec = with_rows();
     spec["launch"]["grid"][0] = "ceil_div(n, block_size_x * items_per_thread) + rows - rows";
     EXPECT_NO_THROW((void)parse_spec(spec, fixture_path()));
 }

@@ -12,18 +12,17 @@
 namespace optiml::spec {
 namespace {
 
-using nlohmann::json;
 using testing::data_dir;
 using testing::fixture_json;
 using testing::fixture_path;
 using testing::ScratchSpec;
 
-json normalized(const json& spec) {
+nlohmann::json normalized(const nlohmann::json& spec) {
     return parse_spec(spec, fixture_path()).normalized;
 }
 
 TEST(Normalize, IgnoresWhitespaceCommentsAndKeyOrder) {
-    const json reference = load_spec(fixture_path()).normalized;
+    const nlohmann::json reference = load_spec(fixture_path()).normalized;
     const ScratchSpec compact(fixture_json().dump());
     EXPECT_EQ(load_spec(compact.path()).normalized, reference);
     const ScratchSpec indented(fixture_json().dump(8));
@@ -52,7 +51,7 @@ TEST(Normalize, IgnoresWhitespaceCommentsAndKeyOrder) {
 }
 
 TEST(Normalize, TreatsOmittedDefaultsAsWrittenOut) {
-    json omitted = fixture_json();
+    nlohmann::json omitted = fixture_json();
     omitted.erase("kernel");                         // defaults to name
     omitted.erase("check");                          // 1e-5, 1e-6
     omitted.erase("budget");                         // 200, 600
@@ -71,7 +70,7 @@ TEST(Normalize, TreatsOmittedDefaultsAsWrittenOut) {
 
 // Keys made before budget.strategy existed (the committed seed caches) must keep hitting.
 TEST(Normalize, TheDefaultStrategyLeavesTheNormalizedSpecAsBefore) {
-    json written = fixture_json();
+    nlohmann::json written = fixture_json();
     written["budget"]["strategy"] = "auto";
     EXPECT_EQ(normalized(written), normalized(fixture_json()));
     EXPECT_FALSE(load_spec(fixture_path()).normalized["budget"].contains("strategy"));
@@ -81,7 +80,7 @@ TEST(Normalize, TheDefaultStrategyLeavesTheNormalizedSpecAsBefore) {
 
 // "compiler": "auto" (the default) keeps every key made before nvcc could compile variants.
 TEST(Normalize, TheDefaultCompilerLeavesTheNormalizedSpecAsBefore) {
-    json written = fixture_json();
+    nlohmann::json written = fixture_json();
     written["compiler"] = "auto";
     EXPECT_EQ(normalized(written), normalized(fixture_json()));
     written["compiler"] = "nvcc";
@@ -89,49 +88,52 @@ TEST(Normalize, TheDefaultCompilerLeavesTheNormalizedSpecAsBefore) {
 }
 
 TEST(Normalize, ChangesWithEveryFieldThatChangesMeaning) {
-    const json reference = normalized(fixture_json());
-    const std::vector<std::pair<std::string, std::function<void(json&)>>> mutations = {
-        {"name", [](json& s) { s["name"] = "saxpy2"; }},
-        {"kernel", [](json& s) { s["kernel"] = "saxpy<float>"; }},
-        {"include_dirs", [](json& s) { s["include_dirs"] = json::array(); }},
-        {"scalar value", [](json& s) { s["arguments"][1]["value"] = 3.0; }},
-        {"argument order", [](json& s) { std::swap(s["arguments"][2], s["arguments"][3]); }},
-        {"argument type", [](json& s) { s["arguments"][2]["type"] = "float64"; }},
-        {"count", [](json& s) { s["arguments"][2]["count"] = "n + 1"; }},
-        {"role", [](json& s) { s["arguments"][2]["role"] = "inout"; }},
-        {"fill seed", [](json& s) { s["arguments"][2]["fill"]["seed"] = 7; }},
+    const nlohmann::json reference = normalized(fixture_json());
+    const std::vector<std::pair<std::string, std::function<void(nlohmann::json&)>>> mutations = {
+        {"name", [](nlohmann::json& s) { s["name"] = "saxpy2"; }},
+        {"kernel", [](nlohmann::json& s) { s["kernel"] = "saxpy<float>"; }},
+        {"include_dirs", [](nlohmann::json& s) { s["include_dirs"] = nlohmann::json::array(); }},
+        {"scalar value", [](nlohmann::json& s) { s["arguments"][1]["value"] = 3.0; }},
+        {"argument order",
+         [](nlohmann::json& s) { std::swap(s["arguments"][2], s["arguments"][3]); }},
+        {"argument type", [](nlohmann::json& s) { s["arguments"][2]["type"] = "float64"; }},
+        {"count", [](nlohmann::json& s) { s["arguments"][2]["count"] = "n + 1"; }},
+        {"role", [](nlohmann::json& s) { s["arguments"][2]["role"] = "inout"; }},
+        {"fill seed", [](nlohmann::json& s) { s["arguments"][2]["fill"]["seed"] = 7; }},
         {"fill kind",
-         [](json& s) {
+         [](nlohmann::json& s) {
              s["arguments"][2]["fill"] = {{"kind", "constant"}, {"value", -1}};
          }},
         {"block",
-         [](json& s) {
+         [](nlohmann::json& s) {
              s["launch"]["block"] = {"block_size_x", 1, "1 + 0"};
          }},
-        {"grid", [](json& s) { s["launch"]["grid"][0] = "ceil_div(n, block_size_x)"; }},
-        {"shared memory", [](json& s) { s["launch"]["shared_memory_bytes"] = 16; }},
+        {"grid", [](nlohmann::json& s) { s["launch"]["grid"][0] = "ceil_div(n, block_size_x)"; }},
+        {"shared memory", [](nlohmann::json& s) { s["launch"]["shared_memory_bytes"] = 16; }},
         {"parameter values",
-         [](json& s) {
+         [](nlohmann::json& s) {
              s["parameters"][1]["values"] = {1, 2, 4};
          }},
-        {"parameter default", [](json& s) { s["parameters"][0]["default"] = 128; }},
+        {"parameter default", [](nlohmann::json& s) { s["parameters"][0]["default"] = 128; }},
         {"constraint",
-         [](json& s) { s["constraints"][0] = "block_size_x * items_per_thread <= 4096"; }},
-        {"constant fill", [](json& s) { s["constants"][0]["fill"]["step"] = 2; }},
-        {"nvrtc option", [](json& s) { s["nvrtc_options"].push_back("-lineinfo"); }},
-        {"rtol", [](json& s) { s["check"]["rtol"] = 1e-4; }},
-        {"budget", [](json& s) { s["budget"]["evaluations"] = 300; }},
-        {"strategy", [](json& s) { s["budget"]["strategy"] = "bayes"; }},
+         [](nlohmann::json& s) {
+             s["constraints"][0] = "block_size_x * items_per_thread <= 4096";
+         }},
+        {"constant fill", [](nlohmann::json& s) { s["constants"][0]["fill"]["step"] = 2; }},
+        {"nvrtc option", [](nlohmann::json& s) { s["nvrtc_options"].push_back("-lineinfo"); }},
+        {"rtol", [](nlohmann::json& s) { s["check"]["rtol"] = 1e-4; }},
+        {"budget", [](nlohmann::json& s) { s["budget"]["evaluations"] = 300; }},
+        {"strategy", [](nlohmann::json& s) { s["budget"]["strategy"] = "bayes"; }},
     };
     for (const auto& [what, mutate] : mutations) {
-        json changed = fixture_json();
+        nlohmann::json changed = fixture_json();
         mutate(changed);
         EXPECT_NE(normalized(changed), reference) << what;
     }
 }
 
 TEST(Normalize, HasNoAbsolutePathsAndDoesNotDependOnWhereTheSpecLives) {
-    const json here = load_spec(fixture_path()).normalized;
+    const nlohmann::json here = load_spec(fixture_path()).normalized;
     const ScratchSpec elsewhere(testing::read_text(fixture_path()));
     EXPECT_EQ(load_spec(elsewhere.path()).normalized, here);
     const std::string text = here.dump();
@@ -141,7 +143,7 @@ TEST(Normalize, HasNoAbsolutePathsAndDoesNotDependOnWhereTheSpecLives) {
 
 // The exact canonical form: changing it changes every cache key, so it must change on purpose.
 TEST(Normalize, IsTheDocumentedCanonicalJsonOfTheExample) {
-    const json expected = json::parse(R"j({
+    const nlohmann::json expected = nlohmann::json::parse(R"j({
       "arguments": [
         {"name": "n", "pointer": false, "type": "int32", "value": 33554432},
         {"name": "a", "pointer": false, "type": "float32", "value": 2.5},
@@ -165,7 +167,7 @@ TEST(Normalize, IsTheDocumentedCanonicalJsonOfTheExample) {
                      {"default": 1, "name": "items_per_thread", "values": [1, 2, 4, 8]}],
       "source": "saxpy.cu"
 })j");
-    const json actual = load_spec(fixture_path()).normalized;
+    const nlohmann::json actual = load_spec(fixture_path()).normalized;
     EXPECT_EQ(actual, expected) << actual.dump(2);
     // Floats stay floats and integers integers, so the dump (what is hashed) is stable too.
     EXPECT_EQ(actual.dump(), expected.dump());

@@ -11,7 +11,7 @@ namespace {
 
 using testing::npy_bytes;
 
-std::string error_of(const std::string& bytes) {
+std::string npy_error_of(const std::string& bytes) {
     try {
         (void)parse_npy_header(bytes);
     } catch (const DataFileError& error) {
@@ -52,33 +52,35 @@ TEST(NpyHeader, ZeroDimensionalArrayHasOneElement) {
 }
 
 TEST(NpyHeader, BadMagic) {
-    EXPECT_EQ(error_of("PK\x03\x04 not numpy"),
+    EXPECT_EQ(npy_error_of("PK\x03\x04 not numpy"),
               "not a .npy file (it does not start with \"\\x93NUMPY\")");
 }
 
 TEST(NpyHeader, UnknownVersion) {
     std::string file = npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", "");
     file[6] = 9;
-    EXPECT_EQ(error_of(file), ".npy format version 9 is not supported");
+    EXPECT_EQ(npy_error_of(file), ".npy format version 9 is not supported");
 }
 
 TEST(NpyHeader, TruncatedHeader) {
     const std::string file =
         npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", "");
-    EXPECT_EQ(error_of(file.substr(0, 30)),
+    EXPECT_EQ(npy_error_of(file.substr(0, 30)),
               "malformed .npy header: the file ends inside the header");
-    EXPECT_EQ(error_of(file.substr(0, 7)),
+    EXPECT_EQ(npy_error_of(file.substr(0, 7)),
               "malformed .npy header: the file ends inside the header");
 }
 
 TEST(NpyHeader, MalformedDictionaries) {
-    EXPECT_EQ(error_of(npy_bytes(1, "{'descr': '<f4', 'shape': (1,)}", "")),
+    EXPECT_EQ(npy_error_of(npy_bytes(1, "{'descr': '<f4', 'shape': (1,)}", "")),
               "malformed .npy header: descr, fortran_order and shape must all be given");
-    EXPECT_EQ(error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (1,)}", "")),
-              "malformed .npy header: expected True or False at offset 34");
-    EXPECT_EQ(error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (a,)}", "")),
-              "malformed .npy header: expected a dimension at offset 51");
-    EXPECT_EQ(error_of(npy_bytes(1, "{'descr': '<f4', 'colour': 'red'}", "")),
+    EXPECT_EQ(
+        npy_error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': Maybe, 'shape': (1,)}", "")),
+        "malformed .npy header: expected True or False at offset 34");
+    EXPECT_EQ(
+        npy_error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (a,)}", "")),
+        "malformed .npy header: expected a dimension at offset 51");
+    EXPECT_EQ(npy_error_of(npy_bytes(1, "{'descr': '<f4', 'colour': 'red'}", "")),
               "malformed .npy header: unknown key 'colour'");
 }
 
