@@ -4,6 +4,7 @@
 
   python3 scripts/check_layout.py            check; exit 1 listing every include that breaks it
   python3 scripts/check_layout.py --table    print the folder-to-folder include counts
+  --root DIR                                 check another checkout (its docs/layout.md too)
 """
 import pathlib
 import re
@@ -88,7 +89,13 @@ def check():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--table"]:
+    arguments = sys.argv[1:]
+    if "--root" in arguments:
+        at = arguments.index("--root")
+        ROOT = pathlib.Path(arguments[at + 1]).resolve()
+        TABLE = ROOT / "docs" / "layout.md"
+        del arguments[at:at + 2]
+    if arguments == ["--table"]:
         print_table()
         sys.exit(0)
     sys.exit(check())
