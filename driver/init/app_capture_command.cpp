@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/base/atomic_write.h"
+#include "driver/base/run_process.h"
 #include "driver/init/detail/captured_spec.h"
 #include "driver/init/spec_skeleton.h"
 #include "driver/profile/activity/activity_file.h"
@@ -140,7 +141,7 @@ bool write_kernel_spec(const analysis::KernelTime& kernel, const profile::AppCap
                                         .lexically_normal()
                                         .lexically_relative(fs::absolute(options.output_dir))
                                         .generic_string();
-    const std::string program = profile::command_line(options.program);
+    const std::string program = base::command_line(options.program);
     CapturedSpec spec;
     try {
         spec = captured_spec(source->text, source_path, name, *launch, program,
@@ -196,7 +197,7 @@ int run_capture_command(const CaptureOptions& options, std::ostream& out, std::o
         const profile::RecordFolder records("optiml-capture");
         analysis::HotKernelOptions hot;
         hot.target = fs::path(options.program.front()).filename().string();
-        out << "optiml: capturing `" << profile::command_line(options.program)
+        out << "optiml: capturing `" << base::command_line(options.program)
             << "` (the first launch of each kernel, through CUPTI"
             << (options.snapshot ? ", with the data its pointers point to" : "")
             << "); its output follows\n";

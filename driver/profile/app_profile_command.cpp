@@ -2,6 +2,7 @@
 
 #include "driver/analysis/hot_kernels.h"
 #include "driver/base/atomic_write.h"
+#include "driver/base/run_process.h"
 #include "driver/profile/activity/activity_file.h"
 #include "driver/profile/app_profile.h"
 #include "driver/profile/detail/app_profile_json.h"
@@ -26,7 +27,7 @@ int run_profile_app_command(const std::vector<std::string>& program_argv, const 
         const RecordFolder records("optiml-profile");
         analysis::HotKernelOptions options;
         options.target = fs::path(program_argv.front()).filename().string();
-        out << "optiml: profiling `" << command_line(program_argv)
+        out << "optiml: profiling `" << base::command_line(program_argv)
             << "` (every kernel launch recorded through CUPTI); its output follows\n";
         out.flush();
         profile = profile_app(program_argv, library, records.path(), options);

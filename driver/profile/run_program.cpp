@@ -134,12 +134,6 @@ ProgramExit run_program(const std::vector<std::string>& argv,
     return {false, WIFEXITED(status) ? WEXITSTATUS(status) : 0};
 }
 
-std::string command_line(const std::vector<std::string>& argv) {
-    std::string line;
-    for (const std::string& argument : argv) line += (line.empty() ? "" : " ") + argument;
-    return line;
-}
-
 std::string describe(const ProgramExit& exit) {
     if (!exit.signaled) return "exited with status " + std::to_string(exit.code);
     const char* name = strsignal(exit.code);

@@ -19,9 +19,6 @@ struct ProgramExit {
 ProgramExit run_program(const std::vector<std::string>& argv,
                         const std::vector<std::pair<std::string, std::string>>& environment);
 
-// The argv as one line, arguments separated by spaces (for messages).
-std::string command_line(const std::vector<std::string>& argv);
-
 // "exited with status 3", "was killed by signal 11 (Segmentation fault)".
 std::string describe(const ProgramExit& exit);
 
