@@ -15,4 +15,8 @@ void write_candidate(const Candidate& candidate, nlohmann::json& object);
 // fields of the wrong type.
 Candidate read_candidate(const nlohmann::json& object);
 
+// A trace row's "details": each figure present, under its field's name; a flag as 1 when set
+// (decided_warm as 0 or 1).
+nlohmann::json details_json(const OutcomeDetails& details);
+
 }  // namespace optiml::search

@@ -54,6 +54,33 @@ struct Space {
     std::vector<Config> enumerate_valid() const;
 };
 
+// What an evaluator measured beside the median, for the trace and the tuning's throughput; each
+// figure is absent where it was not measured (a failed candidate, a recording, an older worker).
+// The trace's "details" (search/candidate_json.h) writes the figures present under these names.
+struct OutcomeDetails {
+    // The timing: its confidence interval, its phases, the clocks, how the L2 started cold.
+    std::optional<double> ci_low_ms, ci_high_ms, verify_ms, timing_ms, sm_clock_mhz,
+        memory_clock_mhz;
+    bool launch_bound = false;
+    std::optional<int> input_copies;  // inputs rotated through this many copies
+    bool l2_flushed = false;
+    // The incumbent, re-timed beside the challenger.
+    std::optional<double> incumbent_median_ms, incumbent_ci_low_ms, incumbent_ci_high_ms;
+    // Cold and warm L2 (tune/timing_conditions.h).
+    std::optional<bool> decided_warm;
+    std::optional<double> cold_median_ms, incumbent_cold_median_ms, warm_median_ms,
+        incumbent_warm_median_ms;
+    std::optional<int> warm_burst, warm_runs;
+    // The compile: its own time (or the image cache's lookup), the GPU's wait for it, whether
+    // the image cache served it.
+    std::optional<double> compile_ms, compile_wait_ms;
+    bool compile_cached = false;
+    // Verification at the spec's extra sizes, on which GPU, and again for a large speedup.
+    std::optional<double> extra_sizes_verify_ms;
+    std::optional<int> verified_on_device;
+    bool reverified = false;
+};
+
 struct Outcome {
     bool ok = false;
     std::string status;  // "ok" or why it failed
@@ -65,7 +92,7 @@ struct Outcome {
     // Set by evaluators that re-time the incumbent beside each challenger: whether this one won
     // beyond the measured spread. Unset: the search compares medians.
     std::optional<bool> beats_incumbent;
-    std::map<std::string, double> details;  // evaluator-specific numbers for the trace
+    OutcomeDetails details;
 };
 
 class Evaluator {

@@ -22,28 +22,32 @@ namespace {
 search::Outcome to_outcome(const Measurement& m) {
     search::Outcome o{m.ok, m.status, m.message, m.median_ms, m.min_ms, m.max_ms, m.runs, {}, {}};
     if (!m.ok) return o;
-    o.details = {{"ci_low_ms", m.ci_low_ms},       {"ci_high_ms", m.ci_high_ms},
-                 {"verify_ms", m.verify_ms},       {"timing_ms", m.timing_ms},
-                 {"sm_clock_mhz", m.sm_clock_mhz}, {"memory_clock_mhz", m.memory_clock_mhz}};
-    if (m.launch_bound) o.details["launch_bound"] = 1;
+    search::OutcomeDetails& d = o.details;
+    d.ci_low_ms = m.ci_low_ms;
+    d.ci_high_ms = m.ci_high_ms;
+    d.verify_ms = m.verify_ms;
+    d.timing_ms = m.timing_ms;
+    d.sm_clock_mhz = m.sm_clock_mhz;
+    d.memory_clock_mhz = m.memory_clock_mhz;
+    d.launch_bound = m.launch_bound;
     // How each timed run started with a cold L2 (an older worker says nothing).
-    if (m.cold_cache == "rotate") o.details["input_copies"] = m.input_copies;
-    if (m.cold_cache == "flush") o.details["l2_flushed"] = 1;
+    if (m.cold_cache == "rotate") d.input_copies = m.input_copies;
+    d.l2_flushed = m.cold_cache == "flush";
     if (m.has_incumbent) {
-        o.details["incumbent_median_ms"] = m.incumbent_median_ms;
-        o.details["incumbent_ci_low_ms"] = m.incumbent_ci_low_ms;
-        o.details["incumbent_ci_high_ms"] = m.incumbent_ci_high_ms;
+        d.incumbent_median_ms = m.incumbent_median_ms;
+        d.incumbent_ci_low_ms = m.incumbent_ci_low_ms;
+        d.incumbent_ci_high_ms = m.incumbent_ci_high_ms;
     }
-    add_conditions(m, o.details);
+    add_conditions(m, d);
     return o;
 }
 
 // The trace's compile figures: the compile's own time (or the image cache's lookup), how long
 // the GPU waited for it, and whether the image cache served it.
 void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, bool cached) {
-    outcome.details["compile_ms"] = compile_ms;
-    outcome.details["compile_wait_ms"] = wait_ms;
-    if (cached) outcome.details["compile_cached"] = 1;
+    outcome.details.compile_ms = compile_ms;
+    outcome.details.compile_wait_ms = wait_ms;
+    outcome.details.compile_cached = cached;
 }
 
 search::Outcome failure(std::string status, std::string message) {
@@ -251,13 +255,13 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
                                                     /*verified=*/true);
             outcome = to_outcome(m);
             if (outcome.ok) {
-                outcome.details["verify_ms"] = v.main.verify_ms;
+                outcome.details.verify_ms = v.main.verify_ms;
                 if (!spec_.check.extra_sizes.empty())
-                    outcome.details["extra_sizes_verify_ms"] = v.extra_sizes_ms;
+                    outcome.details.extra_sizes_verify_ms = v.extra_sizes_ms;
             }
             outcome = settle(launches[i], m, std::move(outcome));
         }
-        outcome.details["verified_on_device"] = devices[k];
+        outcome.details.verified_on_device = devices[k];
         outcomes[i] = std::move(outcome);
     }
     return outcomes;
@@ -296,7 +300,7 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
         if (auto failed = verify_extra_sizes(session_, config, launch, hang_timeout(), verify_ms))
             outcome = std::move(*failed);
         else
-            outcome.details["extra_sizes_verify_ms"] = verify_ms;
+            outcome.details.extra_sizes_verify_ms = verify_ms;
     }
     return settle(launch, m, std::move(outcome));
 }
@@ -306,7 +310,7 @@ search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measu
     if (outcome.ok && original_ms_ > 0.0 && original_ms_ / m.median_ms > 10.0) {
         // Claims over 10x are checked once more on inputs no earlier run has seen.
         const Measurement again = session_.reverify(launch, next_reverify_seed_++, hang_timeout());
-        outcome.details["reverified"] = 1;
+        outcome.details.reverified = true;
         if (!again.ok)
             outcome =
                 failure(again.status, again.message + " (after a " +

@@ -5,9 +5,8 @@
 namespace optiml::tune {
 namespace {
 
-double detail(const search::Outcome& outcome, const char* name) {
-    const auto found = outcome.details.find(name);
-    return found == outcome.details.end() ? 0.0 : found->second;
+double ms(const std::optional<double>& figure) {
+    return figure.value_or(0.0);
 }
 
 }  // namespace
@@ -16,20 +15,17 @@ Throughput summarize_throughput(const search::Result& result, int gpus) {
     Throughput throughput;
     int compiles = 0;
     for (const search::TraceItem& item : result.trace) {
-        throughput.compile_s += detail(item.outcome, "compile_ms") / 1000.0;
+        const search::OutcomeDetails& d = item.outcome.details;
+        throughput.compile_s += ms(d.compile_ms) / 1000.0;
         // Recordings from before streaming have no wait of their own: they waited for it all.
-        throughput.compile_wait_s += (item.outcome.details.contains("compile_wait_ms")
-                                          ? detail(item.outcome, "compile_wait_ms")
-                                          : detail(item.outcome, "compile_ms")) /
-                                     1000.0;
-        if (detail(item.outcome, "compile_cached") != 0.0)
+        throughput.compile_wait_s +=
+            ms(d.compile_wait_ms ? d.compile_wait_ms : d.compile_ms) / 1000.0;
+        if (d.compile_cached)
             ++throughput.image_cache_hits;
-        else if (item.outcome.details.contains("compile_ms"))
+        else if (d.compile_ms)
             ++compiles;
         throughput.worker_s +=
-            (detail(item.outcome, "verify_ms") + detail(item.outcome, "extra_sizes_verify_ms") +
-             detail(item.outcome, "timing_ms")) /
-            1000.0;
+            (ms(d.verify_ms) + ms(d.extra_sizes_verify_ms) + ms(d.timing_ms)) / 1000.0;
     }
     if (result.wall_s > 0.0) {
         throughput.evaluations_per_minute =

@@ -8,9 +8,10 @@ namespace {
 
 const char* const kConditions[] = {"cold", "warm"};
 
-double detail(const search::Outcome& outcome, const std::string& name) {
-    const auto found = outcome.details.find(name);
-    return found == outcome.details.end() ? 0.0 : found->second;
+double median_of(const search::Outcome& outcome, const std::string& condition) {
+    const std::optional<double>& median =
+        condition == "warm" ? outcome.details.warm_median_ms : outcome.details.cold_median_ms;
+    return median.value_or(0.0);
 }
 
 std::string ratio(double speedup) {
@@ -21,16 +22,16 @@ std::string ratio(double speedup) {
 
 }  // namespace
 
-void add_conditions(const measure::Measurement& m, std::map<std::string, double>& details) {
+void add_conditions(const measure::Measurement& m, search::OutcomeDetails& details) {
     if (m.decided_by.empty()) return;
-    details["decided_warm"] = m.decided_by == "warm" ? 1 : 0;
-    details["cold_median_ms"] = m.cold_median_ms;
-    if (m.has_incumbent) details["incumbent_cold_median_ms"] = m.incumbent_cold_median_ms;
+    details.decided_warm = m.decided_by == "warm";
+    details.cold_median_ms = m.cold_median_ms;
+    if (m.has_incumbent) details.incumbent_cold_median_ms = m.incumbent_cold_median_ms;
     if (m.warm_runs == 0) return;
-    details["warm_median_ms"] = m.warm_median_ms;
-    details["warm_burst"] = m.warm_burst;
-    details["warm_runs"] = m.warm_runs;
-    if (m.has_incumbent) details["incumbent_warm_median_ms"] = m.incumbent_warm_median_ms;
+    details.warm_median_ms = m.warm_median_ms;
+    details.warm_burst = m.warm_burst;
+    details.warm_runs = m.warm_runs;
+    if (m.has_incumbent) details.incumbent_warm_median_ms = m.incumbent_warm_median_ms;
 }
 
 nlohmann::json timing_manifest(const spec::Spec& spec, const search::Outcome& original,
@@ -38,12 +39,11 @@ nlohmann::json timing_manifest(const spec::Spec& spec, const search::Outcome& or
     nlohmann::json timing = {{"cold_cache", spec::to_string(spec.timing.cold_cache)},
                              {"decided_by", spec::to_string(spec.timing.decide_by)}};
     for (const std::string condition : kConditions) {
-        const std::string field = condition + "_median_ms";
-        const double mine = detail(winner, field), theirs = detail(original, field);
+        const double mine = median_of(winner, condition), theirs = median_of(original, condition);
         if (mine <= 0.0 || theirs <= 0.0) continue;
         timing[condition] = {
             {"time_ms", mine}, {"original_time_ms", theirs}, {"speedup", theirs / mine}};
-        if (condition == "warm") timing[condition]["burst"] = detail(winner, "warm_burst");
+        if (condition == "warm") timing[condition]["burst"] = winner.details.warm_burst.value_or(0);
     }
     return timing;
 }

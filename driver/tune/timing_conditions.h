@@ -18,7 +18,7 @@ namespace optiml::tune {
 // Into a trace row's details: cold_median_ms, warm_median_ms (per launch), warm_burst,
 // warm_runs, the incumbent's cold and warm medians when it was timed beside, and decided_warm
 // (1: warm decided). Nothing from a worker that did not say (an older one).
-void add_conditions(const measure::Measurement& m, std::map<std::string, double>& details);
+void add_conditions(const measure::Measurement& m, search::OutcomeDetails& details);
 
 // The manifest's "timing": cold_cache, decided_by, and per condition the winner's and the
 // original's medians and their ratio: {"cold": {"time_ms", "original_time_ms", "speedup"},

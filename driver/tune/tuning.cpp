@@ -44,7 +44,7 @@ nlohmann::json trace_json(const search::Result& result) {
     for (const auto& item : result.trace) {
         nlohmann::json row = {{"status", item.outcome.status},
                               {"elapsed_s", item.elapsed_s},
-                              {"details", item.outcome.details}};
+                              {"details", search::details_json(item.outcome.details)}};
         search::write_candidate(item.candidate, row);
         if (item.outcome.beats_incumbent) row["beats_incumbent"] = *item.outcome.beats_incumbent;
         if (item.outcome.ok)

@@ -119,7 +119,8 @@ TEST_F(CandidateEvaluatorTest, TheClearlyFastestVerifiedVariantWins) {
     ASSERT_TRUE(result.best);
     EXPECT_EQ(result.trace[*result.best].candidate.parameters.at("block_size_x"), 64);
     EXPECT_EQ(row(result, 64).outcome.beats_incumbent, true);
-    EXPECT_GT(row(result, 64).outcome.details.at("compile_ms"), 0.0) << "NVRTC really compiled it";
+    EXPECT_GT(row(result, 64).outcome.details.compile_ms.value(), 0.0)
+        << "NVRTC really compiled it";
 }
 
 TEST_F(CandidateEvaluatorTest, AFasterMedianInsideTheSpreadDoesNotDisplaceTheIncumbent) {
@@ -143,19 +144,19 @@ TEST_F(CandidateEvaluatorTest, AClaimOverTenTimesIsReverifiedAndRejectedWhenThat
 
 TEST_F(CandidateEvaluatorTest, AClaimUnderTenTimesIsNotReverified) {
     const search::Result result = tune();
-    EXPECT_EQ(row(result, 64).outcome.details.count("reverified"), 0u);  // 4x
+    EXPECT_EQ(row(result, 64).outcome.details.reverified, false);  // 4x
 }
 
 TEST_F(CandidateEvaluatorTest, TheTraceSaysHowEachRunStartedCold) {
     const search::Result flushed = tune();
-    EXPECT_EQ(row(flushed, 128).outcome.details.at("l2_flushed"), 1);
-    EXPECT_EQ(row(flushed, 128).outcome.details.count("input_copies"), 0u);
+    EXPECT_EQ(row(flushed, 128).outcome.details.l2_flushed, true);
+    EXPECT_EQ(row(flushed, 128).outcome.details.input_copies.has_value(), false);
     TimingSpec rotate;
     rotate.rotate_inputs = true;
     rotate.flush_l2 = false;
     const search::Result rotated = tune(rotate);
-    EXPECT_EQ(row(rotated, 128).outcome.details.at("input_copies"), 3);
-    EXPECT_EQ(row(rotated, 128).outcome.details.count("l2_flushed"), 0u);
+    EXPECT_EQ(row(rotated, 128).outcome.details.input_copies.value(), 3);
+    EXPECT_EQ(row(rotated, 128).outcome.details.l2_flushed, false);
 }
 
 // Several GPUs: verification spread over them, timing on the first, the decisions those of one
@@ -189,7 +190,7 @@ void expect_same_decisions(const search::Result& one_gpu, const search::Result& 
         EXPECT_EQ(a.outcome.message, b.outcome.message);
         EXPECT_EQ(a.outcome.beats_incumbent, b.outcome.beats_incumbent);
         EXPECT_DOUBLE_EQ(a.outcome.median_ms, b.outcome.median_ms);
-        EXPECT_EQ(a.outcome.details.count("reverified"), b.outcome.details.count("reverified"));
+        EXPECT_EQ(a.outcome.details.reverified, b.outcome.details.reverified);
     }
     EXPECT_EQ(one_gpu.best, several.best);
     EXPECT_EQ(one_gpu.baseline, several.baseline);
@@ -207,11 +208,11 @@ TEST_F(SeveralGpusTest, TheDecisionsAreThoseOfOneGpu) {
     ASSERT_TRUE(two_gpus.best);
     EXPECT_EQ(two_gpus.trace[*two_gpus.best].candidate.parameters.at("block_size_x"), 64);
     for (const auto& item : two_gpus.trace) {
-        const double device = item.outcome.details.at("verified_on_device");
+        const double device = item.outcome.details.verified_on_device.value();
         EXPECT_TRUE(device == 0 || device == 1) << device;
     }
     for (const auto& item : one_gpu.trace)
-        EXPECT_EQ(item.outcome.details.count("verified_on_device"), 0u);
+        EXPECT_EQ(item.outcome.details.verified_on_device.has_value(), false);
 }
 
 TEST_F(SeveralGpusTest, TheFirstGpuTimesOnlyWhatThePoolPassedWithoutVerifyingItAgain) {
@@ -230,7 +231,7 @@ TEST_F(SeveralGpusTest, TheFirstGpuTimesOnlyWhatThePoolPassedWithoutVerifyingItA
     }
     EXPECT_EQ(blocks, (std::multiset<std::string>{"64", "128", "256", "512", "1024"}))
         << "each variant verified once, at the main size";
-    EXPECT_GT(row(result, 64).outcome.details.at("verify_ms"), 0.0)
+    EXPECT_GT(row(result, 64).outcome.details.verify_ms.value(), 0.0)
         << "the verifying GPU's verification time is kept";
 }
 
@@ -280,7 +281,7 @@ TEST_F(ExtraSizeTest, AVariantThatFailsThereIsRejectedWithTheSizeInItsReason) {
     EXPECT_NE(result.trace[*result.best].candidate.parameters.at("block_size_x"), 64)
         << "the fastest variant at the main size must not win";
     EXPECT_TRUE(row(result, 128).outcome.ok);
-    EXPECT_DOUBLE_EQ(row(result, 128).outcome.details.at("extra_sizes_verify_ms"), 2.5);
+    EXPECT_DOUBLE_EQ(row(result, 128).outcome.details.extra_sizes_verify_ms.value(), 2.5);
 }
 
 TEST_F(ExtraSizeTest, TheWorkerHoldsTheSecondProblemWithItsOwnReference) {
@@ -309,7 +310,7 @@ TEST_F(ExtraSizeTest, SeveralGpusVerifyEverySizeAndRejectWhatOneGpuRejects) {
     expect_same_decisions(one_gpu, two_gpus);
     EXPECT_EQ(row(two_gpus, 64).outcome.message,
               "at n=1000003: y: never written (grid 15626, problem 1)");
-    EXPECT_DOUBLE_EQ(row(two_gpus, 128).outcome.details.at("extra_sizes_verify_ms"), 2.5);
+    EXPECT_DOUBLE_EQ(row(two_gpus, 128).outcome.details.extra_sizes_verify_ms.value(), 2.5);
     EXPECT_EQ(requests("setup").size(), 4u) << "both workers hold both problem sizes";
     // 64 fails at the extra size: verified there, never timed.
     EXPECT_EQ(requests("verify").size(), 10u);

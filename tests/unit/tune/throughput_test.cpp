@@ -9,10 +9,10 @@ namespace {
 
 search::TraceItem item(double compile_ms, double verify_ms, double extra_ms, double timing_ms) {
     search::TraceItem row;
-    row.outcome.details = {{"compile_ms", compile_ms},
-                           {"verify_ms", verify_ms},
-                           {"extra_sizes_verify_ms", extra_ms},
-                           {"timing_ms", timing_ms}};
+    row.outcome.details.compile_ms = compile_ms;
+    row.outcome.details.verify_ms = verify_ms;
+    row.outcome.details.extra_sizes_verify_ms = extra_ms;
+    row.outcome.details.timing_ms = timing_ms;
     return row;
 }
 
@@ -32,10 +32,10 @@ TEST(Throughput, StreamingCountsTheGpusWaitAndTheImageCachesHits) {
     search::Result result;
     result.wall_s = 6.0;
     result.trace = {item(2000, 100, 0, 100), item(1500, 100, 0, 100), item(1, 100, 0, 100)};
-    result.trace[0].outcome.details["compile_wait_ms"] = 2000;  // the baseline waits alone
-    result.trace[1].outcome.details["compile_wait_ms"] = 0;     // compiled while the GPU ran
-    result.trace[2].outcome.details["compile_wait_ms"] = 0;
-    result.trace[2].outcome.details["compile_cached"] = 1;
+    result.trace[0].outcome.details.compile_wait_ms = 2000;  // the baseline waits alone
+    result.trace[1].outcome.details.compile_wait_ms = 0;     // compiled while the GPU ran
+    result.trace[2].outcome.details.compile_wait_ms = 0;
+    result.trace[2].outcome.details.compile_cached = true;
     const Throughput t = summarize_throughput(result, 1);
     EXPECT_DOUBLE_EQ(t.compile_s, 3.501);
     EXPECT_DOUBLE_EQ(t.compile_wait_s, 2.0);
