@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "driver/base/cholesky.h"
+
 namespace optiml::analysis {
 
 namespace {
@@ -22,40 +24,20 @@ std::optional<LeastSquaresFit> fit_least_squares(
     const std::vector<const std::vector<double>*>& columns, const std::vector<double>& target) {
     const std::size_t k = columns.size();
     // Gram matrix G = X^T X (lower triangle is enough) and right-hand side X^T y.
-    std::vector<std::vector<double>> lower(k, std::vector<double>(k, 0.0));
-    std::vector<double> rhs(k, 0.0);
-    for (std::size_t i = 0; i < k; ++i) {
-        for (std::size_t j = 0; j <= i; ++j) lower[i][j] = dot(*columns[i], *columns[j]);
-        rhs[i] = dot(*columns[i], target);
-    }
-    // In-place Cholesky: G = L L^T.
-    for (std::size_t i = 0; i < k; ++i) {
-        const double own_norm = lower[i][i];
-        for (std::size_t j = 0; j <= i; ++j) {
-            double sum = lower[i][j];
-            for (std::size_t m = 0; m < j; ++m) sum -= lower[i][m] * lower[j][m];
-            if (i == j) {
-                if (!(sum > kDependentPivot * own_norm) || own_norm <= 0.0) return std::nullopt;
-                lower[i][i] = std::sqrt(sum);
-            } else {
-                lower[i][j] = sum / lower[j][j];
-            }
-        }
-    }
-    // Solve L z = rhs, then L^T b = z.
-    std::vector<double> z(k, 0.0);
-    for (std::size_t i = 0; i < k; ++i) {
-        double sum = rhs[i];
-        for (std::size_t m = 0; m < i; ++m) sum -= lower[i][m] * z[m];
-        z[i] = sum / lower[i][i];
-    }
+    std::vector<double> gram(k * k, 0.0);
     LeastSquaresFit fit;
     fit.coefficients.assign(k, 0.0);
-    for (std::size_t i = k; i-- > 0;) {
-        double sum = z[i];
-        for (std::size_t m = i + 1; m < k; ++m) sum -= lower[m][i] * fit.coefficients[m];
-        fit.coefficients[i] = sum / lower[i][i];
+    for (std::size_t i = 0; i < k; ++i) {
+        for (std::size_t j = 0; j <= i; ++j) gram[i * k + j] = dot(*columns[i], *columns[j]);
+        fit.coefficients[i] = dot(*columns[i], target);
     }
+    const auto factor = base::CholeskyFactor::factor(
+        gram, k, [](double sum, double own_norm) -> std::optional<double> {
+            if (!(sum > kDependentPivot * own_norm) || own_norm <= 0.0) return std::nullopt;
+            return sum;
+        });
+    if (!factor) return std::nullopt;
+    factor->solve(fit.coefficients);  // G b = X^T y
     fit.residual = target;
     for (std::size_t c = 0; c < k; ++c) {
         for (std::size_t r = 0; r < target.size(); ++r) {

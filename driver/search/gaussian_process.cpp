@@ -4,28 +4,6 @@
 #include <numeric>
 
 namespace optiml::search {
-namespace {
-
-// Solves L z = b in place (L lower triangular, row-major).
-void forward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
-    for (std::size_t i = 0; i < n; ++i) {
-        double sum = b[i];
-        for (std::size_t k = 0; k < i; ++k) sum -= l[i * n + k] * b[k];
-        b[i] = sum / l[i * n + i];
-    }
-}
-
-// Solves L^T z = b in place.
-void backward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
-    for (std::size_t i = n; i-- > 0;) {
-        double sum = b[i];
-        for (std::size_t k = i + 1; k < n; ++k) sum -= l[k * n + i] * b[k];
-        b[i] = sum / l[i * n + i];
-    }
-}
-
-}  // namespace
-
 double GaussianProcess::kernel(const std::vector<double>& a, const std::vector<double>& b) const {
     double squared = 0.0;
     for (std::size_t i = 0; i < a.size(); ++i) squared += (a[i] - b[i]) * (a[i] - b[i]);
@@ -42,20 +20,17 @@ void GaussianProcess::fit(std::vector<std::vector<double>> x, const std::vector<
     scale_ = std::sqrt(variance / static_cast<double>(n));
     if (!(scale_ > 1e-12)) scale_ = 1.0;
 
-    cholesky_.assign(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j <= i; ++j) {
-            double sum = kernel(x_[i], x_[j]) + (i == j ? noise_ : 0.0);
-            for (std::size_t k = 0; k < j; ++k) sum -= cholesky_[i * n + k] * cholesky_[j * n + k];
-            // Duplicate points make K singular up to the noise; the floor keeps it factorable.
-            cholesky_[i * n + j] =
-                i == j ? std::sqrt(std::max(sum, 1e-12)) : sum / cholesky_[j * n + j];
-        }
-    }
+    std::vector<double> covariance(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j)
+            covariance[i * n + j] = kernel(x_[i], x_[j]) + (i == j ? noise_ : 0.0);
+    // Duplicate points make K singular up to the noise; the floor keeps it factorable.
+    factor_ = *base::CholeskyFactor::factor(
+        covariance, n,
+        [](double sum, double) -> std::optional<double> { return std::max(sum, 1e-12); });
     alpha_.resize(n);
     for (std::size_t i = 0; i < n; ++i) alpha_[i] = (y[i] - mean_) / scale_;
-    forward(cholesky_, n, alpha_);
-    backward(cholesky_, n, alpha_);
+    factor_.solve(alpha_);
 }
 
 GaussianProcess::Prediction GaussianProcess::predict(const std::vector<double>& x) const {
@@ -64,7 +39,7 @@ GaussianProcess::Prediction GaussianProcess::predict(const std::vector<double>& 
     for (std::size_t i = 0; i < n; ++i) k[i] = kernel(x, x_[i]);
     double mean = 0.0;
     for (std::size_t i = 0; i < n; ++i) mean += k[i] * alpha_[i];
-    forward(cholesky_, n, k);
+    factor_.solve_lower(k);
     double explained = 0.0;
     for (const double v : k) explained += v * v;
     const double variance = std::max(0.0, 1.0 - explained);

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "driver/base/cholesky.h"
+
 namespace optiml::search {
 
 class GaussianProcess {
@@ -26,8 +28,8 @@ class GaussianProcess {
     double length_;
     double noise_;
     std::vector<std::vector<double>> x_;
-    std::vector<double> cholesky_;  // lower triangle, row-major n x n
-    std::vector<double> alpha_;     // K^-1 (y - mean) / scale
+    base::CholeskyFactor factor_;  // of K + noise I
+    std::vector<double> alpha_;    // K^-1 (y - mean) / scale
     double mean_ = 0.0;
     double scale_ = 1.0;
 };
