@@ -121,16 +121,11 @@ std::vector<DeclaredKernel> read_declared_kernels(const fs::path& build_dir) {
                         item.path().string() + ": archs[" + std::to_string(i) + "].arch: \"" +
                         arch + "\"; expected sm_<number> (build again to rewrite it)");
             }
-            const auto& names = spec::kSearchStrategies;
-            if (kernel.strategy &&
-                std::find(names.begin(), names.end(), *kernel.strategy) == names.end()) {
-                std::string expected;
-                for (const std::string_view name : names)
-                    expected += (expected.empty() ? "" : ", ") + std::string(name);
+            if (kernel.strategy && !spec::is_search_strategy(*kernel.strategy))
                 throw BuildManifestError(item.path().string() + ": strategy: \"" +
-                                         *kernel.strategy + "\"; expected one of " + expected +
+                                         *kernel.strategy + "\"; expected one of " +
+                                         spec::search_strategies_text() +
                                          " (build again to rewrite it)");
-            }
             kernels.push_back(std::move(kernel));
         } catch (const nlohmann::json::exception& e) {
             throw BuildManifestError(item.path().string() + ": " + e.what() +

@@ -118,4 +118,16 @@ expr::Env Spec::environment(const std::map<std::string, std::int64_t>& config,
     return env;
 }
 
+bool is_search_strategy(std::string_view name) {
+    return std::find(kSearchStrategies.begin(), kSearchStrategies.end(), name) !=
+           kSearchStrategies.end();
+}
+
+std::string search_strategies_text() {
+    std::string text;
+    for (const std::string_view name : kSearchStrategies)
+        text += (text.empty() ? "" : ", ") + std::string(name);
+    return text;
+}
+
 }  // namespace optiml::spec

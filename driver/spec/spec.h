@@ -164,6 +164,8 @@ struct Budget {
 // keeps the two lists equal, since spec/ may not depend on search/).
 inline constexpr std::array<std::string_view, 7> kSearchStrategies = {
     "auto", "exhaustive", "random", "greedy_ils", "genetic", "bayes", "mcts"};
+bool is_search_strategy(std::string_view name);
+std::string search_strategies_text();  // "auto, exhaustive, random, ..."
 
 // The names "compiler" accepts: which compiler builds the variants. "auto": NVRTC when it compiles
 // the original, else nvcc (a kernel among host code).

@@ -520,12 +520,9 @@ Budget read_budget(const Field& field) {
         if (!(budget.seconds > 0)) seconds->fail_got("a number > 0 (seconds of tuning)");
     }
     if (const std::optional<Field> strategy = field.optional("strategy")) {
-        std::string expected = "one of";
-        for (const std::string_view name : kSearchStrategies)
-            expected += std::string(expected.size() > 6 ? ", " : " ") + std::string(name);
+        const std::string expected = "one of " + search_strategies_text();
         budget.strategy = strategy->string(expected);
-        if (std::find(kSearchStrategies.begin(), kSearchStrategies.end(), budget.strategy) ==
-            kSearchStrategies.end())
+        if (!is_search_strategy(budget.strategy))
             strategy->fail("unknown strategy \"" + budget.strategy + "\"", expected);
     }
     return budget;

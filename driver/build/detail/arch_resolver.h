@@ -34,7 +34,7 @@ class ArchResolver {
     // function that does not compile).
     std::optional<ArchResult> resolve(int arch);
 
-    const std::filesystem::path& cache_root() { return caches_.local().root(); }
+    const std::filesystem::path& cache_root() const { return caches_.local().root(); }
     // Whether a tuning ran, which compiled the spec's host functions (or stopped the build).
     bool tuning_ran() const { return tuning_ran_; }
 
