@@ -106,25 +106,95 @@ void retune_replayed(const Kernel& k, const search::Recording& recording,
     row.replaces = row.status == "faster" || row.new_key != row.old_key;
 }
 
-void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
-                   const std::vector<measure::DeviceInfo>& devices, const cache::KeyInputs& inputs,
-                   const std::optional<cache::Entry>& cached, const RetuneOptions& options,
-                   RetuneRow& row, std::ostream& log) {
-    row.device = device.name + " (device " + std::to_string(device.index) + ")";
-    tune::GpuLock lock;
-    std::string failure;
+// The request a build's tuning makes for this kernel on `device`, under the row's new key.
+tune::TuneRequest tune_request(const Kernel& k, const measure::DeviceInfo& device,
+                               const std::vector<measure::DeviceInfo>& devices,
+                               const cache::KeyInputs& inputs, const std::string& key) {
     tune::TuneRequest request;
     request.spec = &k.spec;
     request.device = device;
     request.devices = devices;
-    request.key = row.new_key;
+    request.key = key;
     request.key_summary = identity::key_summary(inputs);
     request.budget = {k.spec.budget.evaluations, k.spec.budget.seconds, k.spec.budget.strategy};
     request.host_compiler = k.declared->host_compiler;
     request.cache_root = k.local->root();
     request.llm = k.llm;
     request.seeds = k.declared->seeds;  // their llm/ folders hold recorded exchanges
-    const std::optional<cache::Entry> fresh = tune::run_tuning(request, log, &failure);
+    return request;
+}
+
+// Times the new winner beside the cached one in one worker, so that both see the same GPU state,
+// and decides whether it replaces it; false (the row failed) when the new winner fails there.
+bool compare_with_cached(const Kernel& k, const measure::DeviceInfo& device,
+                         const cache::Entry& fresh, const cache::Entry& cached, RetuneRow& row) {
+    const measure::Measurement m =
+        time_side_by_side(k.spec, device, fresh, cached, k.declared->host_compiler);
+    if (!m.ok || !m.has_incumbent) {
+        row.status = "failed";
+        row.note = "the new winner failed beside the cached one: " + m.status + " " + m.message;
+        return false;
+    }
+    row.new_now = TimeInterval{m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs};
+    row.cached_now = TimeInterval{m.incumbent_median_ms, m.incumbent_ci_low_ms,
+                                  m.incumbent_ci_high_ms, m.incumbent_runs};
+    row.status = compare_intervals(*row.new_now, *row.cached_now);
+    // Under an unchanged key the cached winner stays unless beaten beyond the spread; a new key
+    // has no other entry to serve this toolchain.
+    row.replaces = row.status == "faster" || row.new_key != row.old_key;
+    return true;
+}
+
+// The new winner into the local cache, then to `options.publish`; false when it could not be
+// stored (the row's note says why), since nothing of it may then be published.
+bool store_and_publish(const Kernel& k, const cache::Entry& fresh, const RetuneOptions& options,
+                       RetuneRow& row) {
+    try {
+        k.local->remove(row.new_key);
+        k.local->put(fresh);
+        row.cache_updated = true;
+    } catch (const cache::CacheError& e) {
+        row.note = "could not store the new winner: " + std::string(e.what());
+        return false;
+    }
+    if (options.publish) {
+        try {
+            options.publish(fresh);
+            row.published = true;
+        } catch (const std::runtime_error& e) {
+            row.note = "could not publish the new winner: " + std::string(e.what());
+        }
+    }
+    return true;
+}
+
+// As a build's tuning does: builds without the LLM are served the verified winner it helped find,
+// unless they have an entry of their own.
+void store_copy_for_base_key(const Kernel& k, int arch, const cache::Entry& fresh,
+                             const RetuneOptions& options, RetuneRow& row) {
+    const cache::KeyInputs base_inputs = k.inputs(arch, /*base=*/true);
+    const std::string base_key = cache::compute_key(base_inputs);
+    if (base_key == row.new_key || k.chain->fetch(base_key, [](const std::string&) {})) return;
+    const cache::Entry copy =
+        identity::llm_entry_for_base_key(fresh, base_key, identity::key_summary(base_inputs));
+    try {
+        k.local->put(copy);
+        if (options.publish) options.publish(copy);
+    } catch (const std::exception& e) {
+        row.note += std::string(row.note.empty() ? "" : "; ") +
+                    "the copy for builds without the LLM: " + e.what();
+    }
+}
+
+void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
+                   const std::vector<measure::DeviceInfo>& devices, const cache::KeyInputs& inputs,
+                   const std::optional<cache::Entry>& cached, const RetuneOptions& options,
+                   RetuneRow& row, std::ostream& log) {
+    row.device = device.name + " (device " + std::to_string(device.index) + ")";
+    tune::GpuLock lock;  // held to the end: through the tuning and the side-by-side timing
+    std::string failure;
+    const std::optional<cache::Entry> fresh =
+        tune::run_tuning(tune_request(k, device, devices, inputs, row.new_key), log, &failure);
     if (!fresh) {
         row.status = "failed";
         row.note = "tuning failed: " + failure;
@@ -133,55 +203,13 @@ void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
     row.new_winner = search::format_candidate(search::read_candidate(fresh->manifest));
     row.replaces = true;
     if (cached) {
-        const measure::Measurement m =
-            time_side_by_side(k.spec, device, *fresh, *cached, k.declared->host_compiler);
-        if (!m.ok || !m.has_incumbent) {
-            row.status = "failed";
-            row.note = "the new winner failed beside the cached one: " + m.status + " " + m.message;
-            return;
-        }
-        row.new_now = TimeInterval{m.median_ms, m.ci_low_ms, m.ci_high_ms, m.runs};
-        row.cached_now = TimeInterval{m.incumbent_median_ms, m.incumbent_ci_low_ms,
-                                      m.incumbent_ci_high_ms, m.incumbent_runs};
-        row.status = compare_intervals(*row.new_now, *row.cached_now);
-        // Under an unchanged key the cached winner stays unless beaten beyond the spread; a new key
-        // has no other entry to serve this toolchain.
-        row.replaces = row.status == "faster" || row.new_key != row.old_key;
+        if (!compare_with_cached(k, device, *fresh, *cached, row)) return;
     } else {
         row.status = "new";
         row.new_now = recorded_interval(fresh->manifest.at("time_ms"));
     }
-    if (!row.replaces) return;
-    try {
-        k.local->remove(row.new_key);
-        k.local->put(*fresh);
-        row.cache_updated = true;
-    } catch (const cache::CacheError& e) {
-        row.note = "could not store the new winner: " + std::string(e.what());
-        return;
-    }
-    if (options.publish) {
-        try {
-            options.publish(*fresh);
-            row.published = true;
-        } catch (const std::runtime_error& e) {
-            row.note = "could not publish the new winner: " + std::string(e.what());
-        }
-    }
-    // As a build's tuning does: builds without the LLM are served the verified winner it helped
-    // find, unless they have an entry of their own.
-    const cache::KeyInputs base_inputs = k.inputs(device.arch, /*base=*/true);
-    const std::string base_key = cache::compute_key(base_inputs);
-    if (base_key == row.new_key || k.chain->fetch(base_key, [](const std::string&) {})) return;
-    const cache::Entry copy =
-        identity::llm_entry_for_base_key(*fresh, base_key, identity::key_summary(base_inputs));
-    try {
-        k.local->put(copy);
-        if (options.publish) options.publish(copy);
-    } catch (const std::exception& e) {
-        row.note += std::string(row.note.empty() ? "" : "; ") +
-                    "the copy for builds without the LLM: " + e.what();
-    }
+    if (!row.replaces || !store_and_publish(k, *fresh, options, row)) return;
+    store_copy_for_base_key(k, device.arch, *fresh, options, row);
 }
 
 void write_text(const fs::path& file, const std::string& text) {
@@ -267,125 +295,182 @@ void log_row(const RetuneRow& row, std::ostream& log) {
     log << "\n";
 }
 
-}  // namespace
-
-int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* result) {
-    std::vector<identity::DeclaredKernel> declared;
-    std::map<std::string, search::Recording> replays;  // by the kernel name they give
-    try {
-        declared = identity::read_declared_kernels(options.build_dir);
-        for (const auto& file : options.replays) {
-            search::Recording recording = search::read_recording(file);
-            if (recording.kernel.empty())
-                throw search::RecordingError(file.string() +
-                                             ": kernel: missing; expected the spec's name of the "
-                                             "kernel the recording stands for");
-            replays[recording.kernel] = std::move(recording);
-        }
-    } catch (const std::runtime_error& e) {
-        log << "optiml: error: " << e.what() << "\n";
-        return 1;
+// The recordings given with --replay, by the name of the kernel each stands for. Throws
+// search::RecordingError for an unreadable one or one that names no kernel.
+std::map<std::string, search::Recording> read_replays(const std::vector<fs::path>& files) {
+    std::map<std::string, search::Recording> replays;
+    for (const auto& file : files) {
+        search::Recording recording = search::read_recording(file);
+        if (recording.kernel.empty())
+            throw search::RecordingError(file.string() +
+                                         ": kernel: missing; expected the spec's name of the "
+                                         "kernel the recording stands for");
+        replays[recording.kernel] = std::move(recording);
     }
-    RetuneReport report;
-    report.created = tune::utc_now();
-    report.build_dir = options.build_dir.string();
+    return replays;
+}
+
+// What one run carries from kernel to kernel.
+struct RetuneRun {
+    const RetuneOptions& options;
+    std::ostream& log;
+    std::map<std::string, search::Recording> replays;  // by the kernel name they give
     Devices devices;
     // A spec declared by several targets has one key per architecture: it is retuned once.
     std::map<std::string, std::string> retuned;  // new key -> the spec that took it
+    RetuneReport report;
+};
 
-    for (const auto& kernel : declared) {
-        const auto every_arch = [&](const std::string& status, const std::string& why) {
-            for (const auto& arch : kernel.archs) {
-                RetuneRow row;
-                row.kernel = kernel.name;
-                row.arch = arch.arch;
-                row.spec = kernel.spec.string();
-                row.old_key = arch.key;
-                row.status = status;
-                row.note = why;
-                log_row(row, log);
-                report.rows.push_back(std::move(row));
-            }
-        };
-        if (kernel.mode == "off") {
-            every_arch("skipped", "OPTIML_MODE=off for this kernel");
-            continue;
-        }
-        Kernel k{&kernel, {}, {}, nullptr, nullptr, {}, {}};
-        try {
-            // As the build compiled it: its target's flags and strategy (the baseline is the
-            // user's build), hence its key.
-            identity::ResolvedKernel resolved = identity::resolve_kernel(kernel);
-            k.llm = tune::build_llm_config(resolved, options.llm);
-            k.spec = std::move(resolved.spec);
-            k.sources = std::move(resolved.sources);
-            llm::validate(k.llm);
-        } catch (const std::exception& e) {
-            every_arch("failed", e.what());
-            continue;
-        }
-        tune::apply_budget_overrides(
-            k.spec.budget, {{options.budget_evaluations, options.budget_seconds, std::nullopt},
-                            {kernel.budget_evaluations, kernel.budget_seconds, std::nullopt}});
-        cache::Store local(kernel.cache_dir);
-        cache::LookupChain chain;
-        chain.add(std::make_unique<cache::LocalBackend>(local), "cache");
-        for (const auto& seed : kernel.seeds)
-            if (fs::is_directory(seed / "entries"))
-                chain.add(std::make_unique<cache::LocalBackend>(cache::Store(seed, true)), "seed");
-        k.local = &local;
-        k.chain = &chain;
-        k.llm_key = tune::llm_key_inputs(k.llm, k.spec.budget.strategy);
-        const auto replay = replays.find(k.spec.name);
-
-        for (const auto& arch : kernel.archs) {
-            const std::string key = cache::compute_key(k.inputs(arch.number()));
-            if (const auto [done, fresh] = retuned.emplace(key, kernel.spec.string()); !fresh) {
-                log << "optiml: retune: " << kernel.name << ": " << arch.arch << ": same key as "
-                    << done->second << ", retuned once\n";
-                continue;
-            }
-            try {
-                report.rows.push_back(
-                    retune_arch(k, arch, replay == replays.end() ? nullptr : &replay->second,
-                                devices, options, log));
-            } catch (const tune::DeviceListError& e) {
-                log << "optiml: error: " << e.what() << "\n";
-                return 1;
-            }
-            log_row(report.rows.back(), log);
-        }
+// A row for each of the kernel's architectures, none of them retuned, with the reason.
+void add_unretuned_rows(RetuneRun& run, const identity::DeclaredKernel& kernel,
+                        const std::string& status, const std::string& why) {
+    for (const auto& arch : kernel.archs) {
+        RetuneRow row;
+        row.kernel = kernel.name;
+        row.arch = arch.arch;
+        row.spec = kernel.spec.string();
+        row.old_key = arch.key;
+        row.status = status;
+        row.note = why;
+        log_row(row, run.log);
+        run.report.rows.push_back(std::move(row));
     }
+}
+
+// As the build compiled it: its target's flags and strategy (the baseline is the user's build),
+// hence its key. Throws when the kernel or its LLM settings do not resolve.
+void resolve_as_built(const identity::DeclaredKernel& kernel, const llm::LlmConfig& llm,
+                      Kernel& k) {
+    identity::ResolvedKernel resolved = identity::resolve_kernel(kernel);
+    k.llm = tune::build_llm_config(resolved, llm);
+    k.spec = std::move(resolved.spec);
+    k.sources = std::move(resolved.sources);
+    llm::validate(k.llm);
+}
+
+// Where the build looked its entries up: the local cache, then its seeds.
+cache::LookupChain lookup_chain(const cache::Store& local, const std::vector<fs::path>& seeds) {
+    cache::LookupChain chain;
+    chain.add(std::make_unique<cache::LocalBackend>(local), "cache");
+    for (const auto& seed : seeds)
+        if (fs::is_directory(seed / "entries"))
+            chain.add(std::make_unique<cache::LocalBackend>(cache::Store(seed, true)), "seed");
+    return chain;
+}
+
+// A row for each architecture of `k` whose key no earlier kernel took. Throws
+// tune::DeviceListError for a bad $OPTIML_DEVICES.
+void retune_archs(RetuneRun& run, const Kernel& k) {
+    const auto replay = run.replays.find(k.spec.name);
+    for (const auto& arch : k.declared->archs) {
+        const std::string key = cache::compute_key(k.inputs(arch.number()));
+        if (const auto [done, fresh] = run.retuned.emplace(key, k.declared->spec.string());
+            !fresh) {
+            run.log << "optiml: retune: " << k.declared->name << ": " << arch.arch
+                    << ": same key as " << done->second << ", retuned once\n";
+            continue;
+        }
+        run.report.rows.push_back(
+            retune_arch(k, arch, replay == run.replays.end() ? nullptr : &replay->second,
+                        run.devices, run.options, run.log));
+        log_row(run.report.rows.back(), run.log);
+    }
+}
+
+// The kernel's rows: resolved as its build resolved it, looked up where its build looked.
+void retune_kernel(RetuneRun& run, const identity::DeclaredKernel& kernel) {
+    if (kernel.mode == "off") {
+        add_unretuned_rows(run, kernel, "skipped", "OPTIML_MODE=off for this kernel");
+        return;
+    }
+    Kernel k{&kernel, {}, {}, nullptr, nullptr, {}, {}};
+    try {
+        resolve_as_built(kernel, run.options.llm, k);
+    } catch (const std::exception& e) {
+        add_unretuned_rows(run, kernel, "failed", e.what());
+        return;
+    }
+    tune::apply_budget_overrides(
+        k.spec.budget, {{run.options.budget_evaluations, run.options.budget_seconds, std::nullopt},
+                        {kernel.budget_evaluations, kernel.budget_seconds, std::nullopt}});
+    cache::Store local(kernel.cache_dir);
+    const cache::LookupChain chain = lookup_chain(local, kernel.seeds);
+    k.local = &local;
+    k.chain = &chain;
+    k.llm_key = tune::llm_key_inputs(k.llm, k.spec.budget.strategy);
+    retune_archs(run, k);
+}
+
+void warn_of_unclaimed_replays(const std::map<std::string, search::Recording>& replays,
+                               const std::vector<identity::DeclaredKernel>& declared,
+                               std::ostream& log) {
     for (const auto& [name, recording] : replays)
         if (std::none_of(declared.begin(), declared.end(),
                          [&](const identity::DeclaredKernel& d) { return d.name == name; }))
             log << "optiml: warning: " << recording.file << " stands for kernel " << name
                 << ", which the build does not declare\n";
+}
 
-    mark_regressions(report, options.fail_on_regression.value_or(0.0));
-    if (!options.fail_on_regression) report.threshold_percent.reset();
-    const fs::path dir =
-        options.report_dir.empty() ? options.build_dir / "optiml-retune" : options.report_dir;
-    try {
-        fs::create_directories(dir);
-        write_text(dir / "retune-report.json", nlohmann::json(report).dump(2) + "\n");
-        write_text(dir / "retune-report.md", to_markdown(report));
-    } catch (const std::exception& e) {
-        log << "optiml: error: " << e.what() << "\n";
-        return 1;
-    }
+// retune-report.{json,md} in `dir`, created if needed. Throws when either cannot be written.
+void write_report(const RetuneReport& report, const fs::path& dir) {
+    fs::create_directories(dir);
+    write_text(dir / "retune-report.json", nlohmann::json(report).dump(2) + "\n");
+    write_text(dir / "retune-report.md", to_markdown(report));
+}
+
+void log_summary(const RetuneReport& report, const fs::path& dir, std::ostream& log) {
     log << "optiml: retune: " << report.rows.size() << " kernel/arch pairs, report in "
         << (dir / "retune-report.md").string() << "\n";
     for (const auto& row : report.rows)
         if (row.regression)
             log << "optiml: regression: " << row.kernel << " " << row.arch << ": "
                 << row.regression_reason << "\n";
+}
+
+// A nightly job on a machine whose GPUs are gone (a driver update, a lost device) must not pass
+// as if nothing regressed.
+bool nothing_retuned(const RetuneReport& report) {
+    return !report.rows.empty() &&
+           std::all_of(report.rows.begin(), report.rows.end(),
+                       [](const RetuneRow& row) { return row.status == "skipped"; });
+}
+
+}  // namespace
+
+int run_retune(const RetuneOptions& options, std::ostream& log, RetuneReport* result) {
+    RetuneRun run{options, log, {}, {}, {}, {}};
+    std::vector<identity::DeclaredKernel> declared;
+    try {
+        declared = identity::read_declared_kernels(options.build_dir);
+        run.replays = read_replays(options.replays);
+    } catch (const std::runtime_error& e) {
+        log << "optiml: error: " << e.what() << "\n";
+        return 1;
+    }
+    run.report.created = tune::utc_now();
+    run.report.build_dir = options.build_dir.string();
+    try {
+        for (const auto& kernel : declared) retune_kernel(run, kernel);
+    } catch (const tune::DeviceListError& e) {
+        log << "optiml: error: " << e.what() << "\n";
+        return 1;
+    }
+    warn_of_unclaimed_replays(run.replays, declared, log);
+
+    RetuneReport& report = run.report;
+    mark_regressions(report, options.fail_on_regression.value_or(0.0));
+    if (!options.fail_on_regression) report.threshold_percent.reset();
+    const fs::path dir =
+        options.report_dir.empty() ? options.build_dir / "optiml-retune" : options.report_dir;
+    try {
+        write_report(report, dir);
+    } catch (const std::exception& e) {
+        log << "optiml: error: " << e.what() << "\n";
+        return 1;
+    }
+    log_summary(report, dir, log);
     if (result) *result = report;
-    // A nightly job on a machine whose GPUs are gone (a driver update, a lost device) must not
-    // pass as if nothing regressed.
-    if (!report.rows.empty() &&
-        std::all_of(report.rows.begin(), report.rows.end(),
-                    [](const RetuneRow& row) { return row.status == "skipped"; })) {
+    if (nothing_retuned(report)) {
         log << "optiml: error: nothing was retuned: no declared architecture has a GPU here (see "
                "`optiml devices`) and no --replay stands in for one\n";
         return 1;
