@@ -1,10 +1,12 @@
 #include "cache/detail/remote_http.h"
 
 #include <chrono>
+#include <memory>
+#include <string_view>
+#include <vector>
 
 #include "cache/detail/entry_reader.h"
 #include "cache/detail/file_io.h"
-#include "cache/detail/http_client.h"
 #include "cache/detail/layout.h"
 #include "cache/detail/manifest.h"
 #include "cache/key.h"
@@ -40,6 +42,25 @@ bool is_success(long status) {
     return status >= 200 && status < 300;
 }
 
+// Larger answers are refused rather than buffered: an entry's files are CUBINs and PTX.
+constexpr long long kMaxDownloadBytes = 1LL << 30;
+
+std::unique_ptr<base::HttpClient> http_client(const RemoteConfig& config) {
+    base::HttpOptions options;
+    options.connect_timeout_ms = config.connect_timeout_ms;
+    options.timeout_ms = config.request_timeout_ms;
+    options.ca_file = config.ca_file;
+    options.bearer_token = config.bearer_token;
+    options.user = config.user;
+    options.password = config.password;
+    options.max_response_bytes = kMaxDownloadBytes;
+    try {
+        return std::make_unique<base::HttpClient>(std::move(options));
+    } catch (const base::HttpError& e) {
+        throw CacheError(e.what());
+    }
+}
+
 }  // namespace
 
 RemoteHttpBackend::RemoteHttpBackend(RemoteConfig config, std::filesystem::path state_dir,
@@ -47,7 +68,7 @@ RemoteHttpBackend::RemoteHttpBackend(RemoteConfig config, std::filesystem::path 
     : config_(std::move(config)),
       state_dir_(std::move(state_dir)),
       replace_existing_(replace_existing),
-      http_(std::make_unique<detail::HttpClient>(config_)) {
+      http_(http_client(config_)) {
     // Another process of this build found the remote down a moment ago: skip it quietly, it
     // already warned.
     std::error_code error;
@@ -63,6 +84,16 @@ RemoteHttpBackend::~RemoteHttpBackend() = default;
 std::filesystem::path RemoteHttpBackend::down_marker() const {
     if (state_dir_.empty()) return {};
     return state_dir_ / "remote-down" / sha256_hex(config_.url).substr(0, 16);
+}
+
+base::HttpResponse RemoteHttpBackend::request(const char* method, const std::string& path,
+                                              const std::string& body) {
+    std::vector<std::string> headers;
+    if (std::string_view(method) == "PUT") {
+        headers = {"Content-Type: application/octet-stream",
+                   "Expect:"};  // no 100-continue round trip for small blobs
+    }
+    return http_->request(method, config_.url + path, headers, body);
 }
 
 void RemoteHttpBackend::fail(const std::string& what, const std::string& method,
@@ -101,7 +132,7 @@ std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
     detail::require_valid_key(key);
     if (unavailable_) return std::nullopt;
     const std::string path = "/ac/" + key;
-    const detail::HttpResponse response = http_->get(path);
+    const base::HttpResponse response = request("GET", path);
     if (response.status == 404) return std::nullopt;
     if (!is_success(response.status))
         fail("cannot read", "GET", path, response.status, response.transport_error);
@@ -129,7 +160,7 @@ std::string RemoteHttpBackend::fetch_blob(const std::string& key, const std::str
         config_.url + path + " (" + name + " of entry " + key.substr(0, 12) + ")";
     if (!detail::is_valid_key(digest))  // a digest is a SHA-256, like a key
         throw DamagedEntryError(what + ": the manifest's digest is not a SHA-256; " + kRepublish);
-    detail::HttpResponse response = http_->get(path);
+    base::HttpResponse response = request("GET", path);
     if (response.status == 404)
         throw DamagedEntryError(what + ": missing on the server; " + kRepublish);
     if (!is_success(response.status))
@@ -149,7 +180,7 @@ bool RemoteHttpBackend::contains(const std::string& key) {
     detail::require_valid_key(key);
     if (unavailable_) return false;
     const std::string path = "/ac/" + key;
-    const detail::HttpResponse response = http_->head(path);
+    const base::HttpResponse response = request("HEAD", path);
     if (response.status == 404) return false;
     if (!is_success(response.status))
         fail("cannot read", "HEAD", path, response.status, response.transport_error);
@@ -157,7 +188,7 @@ bool RemoteHttpBackend::contains(const std::string& key) {
 }
 
 void RemoteHttpBackend::put(const std::string& path, const std::string& body) {
-    const detail::HttpResponse response = http_->put(path, body);
+    const base::HttpResponse response = request("PUT", path, body);
     if (!is_success(response.status))
         fail("cannot write", "PUT", path, response.status, response.transport_error);
 }
@@ -176,7 +207,7 @@ bool RemoteHttpBackend::publish(const Entry& entry) {
     if (!replace_existing_ && contains(entry.key)) return false;
     for (const auto& [name, digest] : manifest["sha256"].items()) {
         const std::string path = "/cas/" + digest.get<std::string>();
-        const detail::HttpResponse there = http_->head(path);
+        const base::HttpResponse there = request("HEAD", path);
         if (there.status == 200) continue;  // content-addressed: the same bytes are there
         if (there.status != 404 && !is_success(there.status))
             fail("cannot read", "HEAD", path, there.status, there.transport_error);

@@ -12,12 +12,9 @@
 
 #include "cache/backend.h"
 #include "cache/remote_config.h"
+#include "driver/base/http_client.h"
 
 namespace optiml::cache {
-
-namespace detail {
-class HttpClient;
-}
 
 // The remote could not be used (unreachable, too slow, refused the credentials, answered an
 // error). The backend stays off for the rest of the process (and, with a state folder, for
@@ -52,6 +49,9 @@ class RemoteHttpBackend final : public Backend {
     bool available() const { return !unavailable_; }
 
   private:
+    // GET, HEAD or PUT of `path` below the remote's URL.
+    base::HttpResponse request(const char* method, const std::string& path,
+                               const std::string& body = {});
     [[noreturn]] void fail(const std::string& what, const std::string& method,
                            const std::string& path, long status,
                            const std::string& transport_error);
@@ -64,7 +64,7 @@ class RemoteHttpBackend final : public Backend {
     std::filesystem::path state_dir_;
     bool replace_existing_;
     bool unavailable_ = false;
-    std::unique_ptr<detail::HttpClient> http_;
+    std::unique_ptr<base::HttpClient> http_;
 };
 
 }  // namespace optiml::cache

@@ -3,14 +3,12 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <thread>
 
-#include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
+#include "driver/base/http_client.h"
 #include "driver/llm/detail/key_redaction.h"
 
 namespace optiml::llm {
@@ -18,94 +16,16 @@ namespace {
 
 using nlohmann::json;
 
-// libcurl wants one global initialisation before any thread uses it.
-void init_curl_once() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-struct Response {
-    CURLcode code = CURLE_OK;
-    std::string transport_error;
-    long status = 0;
-    std::string body;
-    std::optional<std::string> retry_after;
-};
-
-std::size_t append_body(char* data, std::size_t size, std::size_t count, void* user) {
-    static_cast<Response*>(user)->body.append(data, size * count);
-    return size * count;
-}
-
-std::size_t read_header(char* data, std::size_t size, std::size_t count, void* user) {
-    const std::string line(data, size * count);
-    constexpr std::string_view name = "retry-after:";
-    if (line.size() > name.size()) {
-        std::string lower = line.substr(0, name.size());
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower == name) {
-            std::string value = line.substr(name.size());
-            const auto first = value.find_first_not_of(" \t");
-            const auto last = value.find_last_not_of(" \t\r\n");
-            static_cast<Response*>(user)->retry_after =
-                first == std::string::npos ? std::string() : value.substr(first, last - first + 1);
-        }
-    }
-    return size * count;
-}
-
-struct CurlDeleter {
-    void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
-};
-struct SlistDeleter {
-    void operator()(curl_slist* list) const { curl_slist_free_all(list); }
-};
-
-Response post(const std::string& url, const std::string& body, const LlmConfig& config) {
-    init_curl_once();
-    std::unique_ptr<CURL, CurlDeleter> handle(curl_easy_init());
-    Response response;
-    if (!handle) {
-        response.code = CURLE_FAILED_INIT;
-        response.transport_error = "libcurl could not start a transfer";
-        return response;
-    }
-    curl_slist* raw_headers = curl_slist_append(nullptr, "Content-Type: application/json");
-    raw_headers = curl_slist_append(raw_headers, "Accept: application/json");
-    // libcurl asks large POSTs to wait for "100 Continue"; servers that never send it would
-    // cost a second per exchange.
-    raw_headers = curl_slist_append(raw_headers, "Expect:");
-    // The one place the key goes: this header, sent to the configured endpoint.
-    if (!config.api_key.empty())
-        raw_headers =
-            curl_slist_append(raw_headers, ("Authorization: Bearer " + config.api_key).c_str());
-    std::unique_ptr<curl_slist, SlistDeleter> headers(raw_headers);
-    char error_buffer[CURL_ERROR_SIZE] = {};
-    CURL* h = handle.get();
-    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h, CURLOPT_POST, 1L);
-    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM, safe in threads
+// The client of one complete() call: its tries share the connection, and HttpChat stays usable
+// from as many threads as before. The one place the key goes: the Authorization header the
+// client sends to the configured endpoint.
+base::HttpOptions http_options(const LlmConfig& config) {
     const CurlTimeouts timeouts = curl_timeouts(config);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, timeouts.connect_ms);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeouts.total_ms);
-    // A redirect could carry the Authorization header elsewhere; an API root does not redirect.
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, append_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &response);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, read_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &response);
-    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
-    response.code = curl_easy_perform(h);
-    if (response.code != CURLE_OK) {
-        response.transport_error =
-            error_buffer[0] != '\0' ? std::string(error_buffer) : curl_easy_strerror(response.code);
-        return response;
-    }
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
-    return response;
+    base::HttpOptions options;
+    options.connect_timeout_ms = timeouts.connect_ms;
+    options.timeout_ms = timeouts.total_ms;
+    options.bearer_token = config.api_key;
+    return options;
 }
 
 // The server's own explanation from an error body, short enough for one line, without the key
@@ -139,22 +59,6 @@ bool quota_exhausted(const std::string& body) {
     return false;
 }
 
-bool retryable_transport(CURLcode code) {
-    switch (code) {
-        case CURLE_COULDNT_RESOLVE_HOST:
-        case CURLE_COULDNT_CONNECT:
-        case CURLE_OPERATION_TIMEDOUT:
-        case CURLE_SEND_ERROR:
-        case CURLE_RECV_ERROR:
-        case CURLE_GOT_NOTHING:
-        case CURLE_PARTIAL_FILE:
-        case CURLE_SSL_CONNECT_ERROR:
-            return true;
-        default:
-            return false;
-    }
-}
-
 // Retry-After is seconds or an HTTP date; nullopt when it is neither.
 std::optional<double> retry_after_seconds(const std::string& value) {
     std::size_t used = 0;
@@ -163,9 +67,9 @@ std::optional<double> retry_after_seconds(const std::string& value) {
         if (used == value.size() && seconds >= 0) return seconds;
     } catch (const std::exception&) {
     }
-    const std::time_t when = curl_getdate(value.c_str(), nullptr);
-    if (when < 0) return std::nullopt;
-    return std::max(0.0, std::difftime(when, std::time(nullptr)));
+    const std::optional<std::time_t> when = base::parse_http_date(value);
+    if (!when) return std::nullopt;
+    return std::max(0.0, std::difftime(*when, std::time(nullptr)));
 }
 
 std::string seconds_text(double seconds) {
@@ -245,14 +149,24 @@ ChatReply HttpChat::complete(const ChatRequest& request) {
     // Every part of a message that OptiML did not write goes through redact_key: the URL (a key
     // may sit in its query), libcurl's words and the server's.
     const std::string where = "LLM endpoint " + redact_key(url_, config_.api_key);
+    std::optional<base::HttpClient> client;
+    try {
+        client.emplace(http_options(config_));
+    } catch (const base::HttpError&) {
+        throw LlmError(where + ": libcurl could not start a transfer");
+    }
     double backoff = config_.initial_backoff_s;
     for (int attempt = 1;; ++attempt) {
-        const Response response = post(url_, body, config_);
+        // libcurl asks large POSTs to wait for "100 Continue"; servers that never send it would
+        // cost a second per exchange.
+        const base::HttpResponse response = client->request(
+            "POST", url_, {"Content-Type: application/json", "Accept: application/json", "Expect:"},
+            body);
         std::string problem;  // a retryable failure of this try
         std::optional<double> asked_wait;
-        if (response.code != CURLE_OK) {
+        if (!response.transport_error.empty()) {
             problem = redact_key(response.transport_error, config_.api_key);
-            if (!retryable_transport(response.code)) throw LlmError(where + ": " + problem);
+            if (!response.transient) throw LlmError(where + ": " + problem);
         } else if (response.status == 200) {
             try {
                 return parse_chat_reply(response.body, config_.api_key);
@@ -270,7 +184,8 @@ ChatReply HttpChat::complete(const ChatRequest& request) {
         } else if (response.status == 429 || response.status == 408 || response.status >= 500) {
             problem = "HTTP " + std::to_string(response.status) + ": " +
                       server_message(response.body, config_.api_key);
-            if (response.retry_after) asked_wait = retry_after_seconds(*response.retry_after);
+            if (const auto retry_after = response.header("Retry-After"))
+                asked_wait = retry_after_seconds(*retry_after);
         } else {
             throw LlmError(where + " rejected the request (HTTP " +
                            std::to_string(response.status) + ": " +

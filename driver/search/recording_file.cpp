@@ -9,20 +9,16 @@
 namespace optiml::search {
 namespace detail {
 
-JsonPath JsonPath::field(std::string_view key) const {
-    return {file_, path_.empty() ? std::string(key) : path_ + "." + std::string(key)};
-}
-JsonPath JsonPath::index(std::size_t i) const {
-    return {file_, path_ + "[" + std::to_string(i) + "]"};
-}
-JsonPath JsonPath::key(std::string_view key) const {
-    return {file_, path_ + "[\"" + std::string(key) + "\"]"};
+namespace {
+
+[[noreturn]] void throw_recording_error(const std::string& message) {
+    throw RecordingError(message);
 }
 
-void JsonPath::fail(const std::string& problem, const std::string& expected) const {
-    throw RecordingError(file_ + ": " + (path_.empty() ? "(file)" : path_) + ": " + problem +
-                         "; expected " + expected);
-}
+}  // namespace
+
+JsonPath::JsonPath(std::string file, std::string path)
+    : at_(std::move(file), std::move(path), &throw_recording_error) {}
 
 void JsonPath::fail_got(const nlohmann::json& got, const std::string& expected) const {
     std::string text = got.dump();

@@ -225,8 +225,8 @@ Argument read_argument(const Field& field, std::size_t index, const std::filesys
         }
         field.allow_only({"name", "type", "pointer", "count", "role", "fill"});
         const char* const count = "the number of elements, as ";
-        argument.count = field.required("count", std::string(count) + kExpression)
-                             .expression(std::string(count) + kExpression);
+        argument.count = expression(field.required("count", std::string(count) + kExpression),
+                                    std::string(count) + kExpression);
         if (const std::optional<Field> role = field.optional("role"))
             argument.role = read_role(*role);
         if (const std::optional<Field> fill = field.optional("fill")) {
@@ -301,7 +301,7 @@ void read_dimensions(const Field& field, std::array<expr::Expr, 3>& dimensions) 
         field.fail("got " + std::to_string(items.size()) + " items", expected);
     for (std::size_t i = 0; i < 3; ++i) {
         dimensions[i] =
-            i < items.size() ? items[i].expression(kExpression) : expr::Expr::literal(1);
+            i < items.size() ? expression(items[i], kExpression) : expr::Expr::literal(1);
     }
 }
 
@@ -316,7 +316,7 @@ Launch read_launch(const Field& field) {
     read_dimensions(field.required("grid", "the blocks per grid: an array of 1 to 3 expressions"),
                     launch.grid);
     if (const std::optional<Field> shared = field.optional("shared_memory_bytes")) {
-        launch.shared_memory_bytes = shared->expression(kExpression);
+        launch.shared_memory_bytes = expression(*shared, kExpression);
     }
     return launch;
 }
@@ -359,7 +359,7 @@ ConstantSymbol read_constant(const Field& field, std::size_t index,
     constant.name = read_declared_name(field.required("name", kIdentifier));
     constant.type = read_type(field.required("type", kTypeNames));
     const std::string count = std::string("the number of elements, as ") + kExpression;
-    constant.count = field.required("count", count).expression(count);
+    constant.count = expression(field.required("count", count), count);
     const std::uint64_t seed = 1001 + index;
     if (const std::optional<Field> fill = field.optional("fill")) {
         constant.fill = read_fill(*fill, constant.type, seed, base);
@@ -567,7 +567,7 @@ std::vector<T> read_list(const Field& root, std::string_view key, const std::str
 }  // namespace
 
 void read_fields(const nlohmann::json& json, const std::string& file_label, Spec& spec) {
-    const Field root(json, "", file_label);
+    const Field root = spec_root(json, file_label);
     root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch_arguments",
                      "launch", "parameters", "constraints", "constants", "nvrtc_options",
                      "compiler", "check", "timing", "budget"});
@@ -609,7 +609,7 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
                              [](const Field& item, std::size_t) { return read_parameter(item); });
     spec.constraints = read_list<expr::Expr>(
         root, "constraints", "an array of expressions",
-        [](const Field& item, std::size_t) { return item.expression(kExpression); });
+        [](const Field& item, std::size_t) { return expression(item, kExpression); });
     spec.constants = read_list<ConstantSymbol>(
         root, "constants", "an array of __constant__ symbols",
         [&](const Field& item, std::size_t i) { return read_constant(item, i, base); });

@@ -4,7 +4,8 @@
     python3 openai_server.py --script SCRIPT.json --port-file FILE [--log REQUESTS.jsonl]
 
 Binds 127.0.0.1 on a free port, writes the port to FILE once listening, and answers each
-POST .../chat/completions with the next entry of the script (README.md describes the format).
+POST .../chat/completions, and each GET, HEAD and PUT of any path, with the next entry of the
+script (README.md describes the format).
 Standard library only, so it runs wherever python3 does.
 """
 
@@ -76,8 +77,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.log_path is None:
             return
         headers = {k: v for k, v in self.headers.items() if k.lower() != "authorization"}
+        authorization = self.headers.get("Authorization")
         line = {"method": self.command, "path": self.path, "headers": headers,
-                "authorization_present": "Authorization" in self.headers, "body": body}
+                "authorization_present": authorization is not None,
+                "authorization_scheme": authorization.split(" ")[0] if authorization else None,
+                "client_port": self.client_address[1], "body": body}
         with self.server.log_lock, open(self.server.log_path, "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
 
@@ -89,19 +93,35 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in (headers or {}).items():
             self.send_header(name, str(value))
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":
+            self.wfile.write(data)
 
-    def do_POST(self):
+    def read_body(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length).decode("utf-8", errors="replace")
         try:
-            body = json.loads(raw)
+            return json.loads(raw)
         except json.JSONDecodeError:
-            body = raw
+            return raw
+
+    def do_POST(self):
+        body = self.read_body()
         self.record(body)
         if not self.path.endswith("/chat/completions"):
             self.send(404, json.dumps({"error": {"message": f"no route {self.path}"}}))
             return
+        self.answer_next(body)
+
+    # Other methods, for the HTTP client's own tests: any path, answered from the script too.
+    def do_GET(self):
+        body = self.read_body()
+        self.record(body)
+        self.answer_next(body)
+
+    do_HEAD = do_GET
+    do_PUT = do_GET
+
+    def answer_next(self, body):
         entry = self.server.script.next_for(body)
         if entry is None:
             self.send(400, json.dumps({"error": {"message": "openai_server: script exhausted"}}))

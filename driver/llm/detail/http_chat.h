@@ -1,5 +1,6 @@
 // A ChatEndpoint over HTTP: POST {base_url}/chat/completions, the body every OpenAI-compatible
-// server takes (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio), through libcurl.
+// server takes (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio), through base::HttpClient
+// (driver/base/http_client.h).
 // Retries with exponential backoff on 429, 5xx and connection errors (honouring Retry-After),
 // at most config.max_tries tries; stops at once on 401/403, on an exhausted quota and on other
 // 4xx. Only a well-formed chat.completion body becomes a reply: an error body, a truncated or
@@ -36,8 +37,9 @@ class HttpChat final : public ChatEndpoint {
     RetrySleep sleep_;
 };
 
-// The limits of one try as libcurl gets them (CURLOPT_CONNECTTIMEOUT_MS, CURLOPT_TIMEOUT_MS):
-// exposed so that a test checks the configured timeout reaches libcurl without timing a stall.
+// The limits of one try as libcurl gets them (base::HttpOptions' connect_timeout_ms and
+// timeout_ms): exposed so that a test checks the configured timeout reaches libcurl without
+// timing a stall.
 struct CurlTimeouts {
     long connect_ms = 0;
     long total_ms = 0;

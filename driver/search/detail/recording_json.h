@@ -6,19 +6,24 @@
 #include <string>
 #include <string_view>
 
+#include "driver/base/json_field.h"
 #include "driver/search/recording.h"
 #include "driver/search/recording_file.h"
 
 namespace optiml::search::detail {
 
+// Where a value sits (base's JsonPath, failing with a RecordingError) and typed access to it. A
+// value that is not what was expected is quoted as the file has it: "got \"fast\"".
 class JsonPath {
   public:
-    JsonPath(std::string file, std::string path = "")
-        : file_(std::move(file)), path_(std::move(path)) {}
-    JsonPath field(std::string_view key) const;  // a.b
-    JsonPath index(std::size_t i) const;         // a[3]
-    JsonPath key(std::string_view key) const;    // a["16,1"] (keys that are data)
-    [[noreturn]] void fail(const std::string& problem, const std::string& expected) const;
+    JsonPath(std::string file, std::string path = "");
+    JsonPath field(std::string_view key) const { return JsonPath(at_.field(key)); }  // a.b
+    JsonPath index(std::size_t i) const { return JsonPath(at_.index(i)); }           // a[3]
+    // a["16,1"] (keys that are data)
+    JsonPath key(std::string_view key) const { return JsonPath(at_.key(key)); }
+    [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
+        at_.fail(problem, expected);
+    }
     [[noreturn]] void fail_got(const nlohmann::json& got, const std::string& expected) const;
 
     // The member `name` of `object` (which this path names); fails when it is missing.
@@ -31,8 +36,8 @@ class JsonPath {
     std::string string(const nlohmann::json& value, const std::string& expected) const;
 
   private:
-    std::string file_;
-    std::string path_;
+    explicit JsonPath(base::JsonPath at) : at_(std::move(at)) {}
+    base::JsonPath at_;
 };
 
 // Names in the given order; each parameter's values are the distinct recorded ones, ascending.
