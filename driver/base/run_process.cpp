@@ -1,50 +1,37 @@
 #include "driver/base/run_process.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 
 #include "driver/base/read_file.h"
-
-extern char** environ;
+#include "driver/base/subprocess.h"
 
 namespace optiml::base {
 
 ProcessResult run_process(std::vector<std::string> arguments,
                           const std::filesystem::path& log_path) {
     ProcessResult result;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    std::vector<char*> argv;
-    for (auto& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int spawned =
-        posix_spawnp(&pid, arguments.at(0).c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) {
-        result.log = "cannot run '" + arguments[0] + "': " + std::strerror(spawned);
+    SpawnOptions options;
+    options.arguments = std::move(arguments);
+    options.output = SpawnOptions::Stream::LogFile;
+    options.errors = SpawnOptions::Stream::LogFile;
+    options.log_file = log_path;
+    const std::string& program = options.arguments.at(0);
+    Subprocess process;
+    if (const std::optional<SpawnFailure> failure = process.start(options)) {
+        result.log = "cannot run '" + program + "': " + std::strerror(failure->error);
         return result;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    const ExitStatus status = process.wait();
     result.log = read_file(log_path);
     std::error_code ignored;
     std::filesystem::remove(log_path, ignored);
     result.started = true;
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    // posix_spawnp reports a missing program through the child, as exit status 127.
+    if (status.wait_error == 0 && !status.signaled) result.exit_code = status.code;
+    // Exit status 127 with nothing in the log: the program was not found (the status a shell, or
+    // the child itself after a failed exec, gives).
     if (result.exit_code == 127 && result.log.empty()) {
         result.started = false;
-        result.log = "cannot run '" + arguments[0] + "'";
+        result.log = "cannot run '" + program + "'";
     }
     return result;
 }

@@ -1,6 +1,6 @@
 // Runs a program to completion with its stdout and stderr captured in one log: how the host
-// compiler and nvcc are run. A thread that calls this waits for its own child only, so several
-// threads (the compile queue's) run several processes at once.
+// compiler and nvcc are run (a Subprocess, subprocess.h). A thread that calls this waits for its
+// own child only, so several threads (the compile queue's) run several processes at once.
 #pragma once
 
 #include <filesystem>

@@ -1,16 +1,10 @@
 #include "driver/measure/worker_client.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <csignal>
-#include <stdexcept>
 
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include "driver/measure/detail/generator_library.h"
 
@@ -46,70 +40,41 @@ WorkerProcess::~WorkerProcess() {
 }
 
 void WorkerProcess::start() {
-    int in[2];
-    int out[2];
-    // Close-on-exec: a worker started meanwhile for another GPU (VerifierPool) must not keep
-    // this worker's pipe ends open, or its death would read as a hang instead of an end of file.
-    // dup2 below clears the flag on the worker's own stdin and stdout.
-    int exec_error[2];  // the child writes errno here if exec fails; exec closes it otherwise
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
-        pipe2(exec_error, O_CLOEXEC) != 0)
-        throw std::runtime_error("pipe: " + std::string(strerror(errno)));
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
-    if (pid_ == 0) {
-        setpgid(0, 0);  // its own process group: stop() ends whatever the worker started too
-        dup2(in[0], STDIN_FILENO);
-        dup2(out[1], STDOUT_FILENO);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        if (quiet_) {
-            const int null = open("/dev/null", O_WRONLY);
-            if (null >= 0) dup2(null, STDERR_FILENO);
+    base::SpawnOptions options;
+    options.arguments = {executable_.string()};
+    options.search_path = false;
+    options.input = base::SpawnOptions::Stream::Pipe;
+    options.output = base::SpawnOptions::Stream::Pipe;
+    if (quiet_) options.errors = base::SpawnOptions::Stream::Null;
+    // Its own process group: stop() ends whatever the worker started too.
+    options.own_process_group = true;
+    // The pipes are close-on-exec: a worker started meanwhile for another GPU (VerifierPool) does
+    // not keep this worker's pipe ends open, so its death reads as an end of file, not a hang. A
+    // dead worker does not kill the driver on write (SIGPIPE ignored).
+    if (const std::optional<base::SpawnFailure> failure = process_.start(options)) {
+        switch (failure->step) {
+            case base::SpawnFailure::Step::Pipe:
+            case base::SpawnFailure::Step::LogFile:  // no log file here
+                throw std::runtime_error("pipe: " + std::string(strerror(failure->error)));
+            case base::SpawnFailure::Step::Fork:
+                throw std::runtime_error("fork: " + std::string(strerror(failure->error)));
+            case base::SpawnFailure::Step::Exec:
+                break;
         }
-        execl(executable_.c_str(), executable_.c_str(), static_cast<char*>(nullptr));
-        const int error = errno;
-        (void)!write(exec_error[1], &error, sizeof(error));
-        _exit(127);
+        throw std::runtime_error("cannot execute " + executable_.string() + ": " +
+                                 strerror(failure->error));
     }
-    setpgid(pid_, pid_);  // also here: whichever of parent and child runs first sets it
-    close(in[0]);
-    close(out[1]);
-    close(exec_error[1]);
-    int error = 0;
-    const ssize_t got = read(exec_error[0], &error, sizeof(error));
-    close(exec_error[0]);
-    if (got == static_cast<ssize_t>(sizeof(error))) {
-        close(in[1]);
-        close(out[0]);
-        waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-        throw std::runtime_error("cannot execute " + executable_.string() + ": " + strerror(error));
-    }
-    to_worker_ = in[1];
-    from_worker_ = out[0];
     buffer_.clear();
-    signal(SIGPIPE, SIG_IGN);  // a dead worker must not kill the driver on write
 }
 
 void WorkerProcess::stop() {
-    if (to_worker_ >= 0) close(to_worker_);
-    if (from_worker_ >= 0) close(from_worker_);
-    to_worker_ = from_worker_ = -1;
-    if (pid_ > 0) {
-        kill(-pid_, SIGKILL);
-        kill(pid_, SIGKILL);
-        waitpid(pid_, nullptr, 0);
-    }
-    pid_ = -1;
+    process_.kill();
 }
 
 WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
                                             std::chrono::milliseconds timeout) {
     Reply reply;
-    if (pid_ <= 0) {
+    if (!process_.running()) {
         try {
             start();
         } catch (const std::runtime_error& e) {
@@ -118,8 +83,7 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
             return reply;
         }
     }
-    const std::string line = message.dump() + "\n";
-    if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    if (!process_.write_input(message.dump() + "\n")) {
         stop();
         reply.failure = "worker exited before the request";
         return reply;
@@ -133,31 +97,22 @@ WorkerProcess::Reply WorkerProcess::request(const nlohmann::json& message,
             if (!reply.received) reply.failure = "worker sent a malformed reply";
             return reply;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
+        const base::Subprocess::Read read = process_.read_output(buffer_, deadline);
+        if (read == base::Subprocess::Read::TimedOut) {
             stop();
             reply.timed_out = true;
             reply.failure =
                 "no reply within " + std::to_string(timeout.count()) + " ms; worker killed";
             return reply;
         }
-        pollfd fd{from_worker_, POLLIN, 0};
-        if (poll(&fd, 1, static_cast<int>(left.count())) <= 0) continue;
-        char chunk[65536];
-        ssize_t n = read(from_worker_, chunk, sizeof(chunk));
-        if (n <= 0) {
-            int status = 0;
-            waitpid(pid_, &status, 0);
-            pid_ = -1;
+        if (read == base::Subprocess::Read::End) {
+            const base::ExitStatus exit = process_.wait();
             stop();
-            reply.failure =
-                WIFSIGNALED(status)
-                    ? "worker killed by signal " + std::to_string(WTERMSIG(status))
-                    : "worker exited with status " + std::to_string(WEXITSTATUS(status));
+            reply.failure = exit.signaled
+                                ? "worker killed by signal " + std::to_string(exit.code)
+                                : "worker exited with status " + std::to_string(exit.code);
             return reply;
         }
-        buffer_.append(chunk, static_cast<std::size_t>(n));
     }
 }
 

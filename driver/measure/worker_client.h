@@ -2,7 +2,6 @@
 // JSON lines with a timeout, and replaces a worker that died or hung.
 #pragma once
 
-#include <sys/types.h>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -11,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/base/subprocess.h"
 #include "driver/measure/protocol.h"
 
 namespace optiml::measure {
@@ -52,9 +52,7 @@ class WorkerProcess {
     void start();
     std::filesystem::path executable_;
     bool quiet_;
-    pid_t pid_ = -1;
-    int to_worker_ = -1;
-    int from_worker_ = -1;
+    base::Subprocess process_;
     std::string buffer_;
 };
 
