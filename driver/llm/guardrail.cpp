@@ -30,23 +30,14 @@ constexpr std::array<std::string_view, 10> kDriverApi = {
     "cuInit",   "cuCtx",    "cuDevice", "cuMem",   "cuModule",
     "cuLaunch", "cuStream", "cuEvent",  "cuGraph", "cuLibrary"};
 
-std::string directive_word(std::string_view directive, std::size_t* after = nullptr) {
-    std::size_t i = directive.find('#') + 1;
-    while (i < directive.size() && (directive[i] == ' ' || directive[i] == '\t')) ++i;
-    std::size_t end = i;
-    while (end < directive.size() &&
-           (std::isalnum(static_cast<unsigned char>(directive[end])) || directive[end] == '_'))
-        ++end;
-    if (after) *after = end;
-    return std::string(directive.substr(i, end - i));
-}
-
 void check_directives(std::string_view code) {
     for (const source::Token& token : source::lex(code)) {
         if (token.kind != source::TokenKind::Preprocessor) continue;
         const std::string_view text = source::token_text(code, token);
-        std::size_t after = 0;
-        const std::string word = directive_word(text, &after);
+        // Its words as the preprocessor reads them: "# /* */ include" and "#\<newline>include"
+        // are includes too.
+        const source::DirectiveWords directive = source::directive_words(text);
+        const std::string word(directive.word(0));
         const std::string where = " (line " + std::to_string(token.line) + " of the answer)";
         if (std::find(kFileDirectives.begin(), kFileDirectives.end(), word) !=
             kFileDirectives.end())
@@ -54,7 +45,7 @@ void check_directives(std::string_view code) {
                    "; no directive may read or rename files");
         if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0])))
             refuse("the answer adds a line marker" + where + "; no directive may rename files");
-        if (word == "pragma" && directive_word("#" + std::string(text.substr(after))) == "once")
+        if (word == "pragma" && directive.word(1) == "once")
             refuse("the answer adds #pragma once" + where);
         if (text.find("__has_include") != std::string_view::npos ||
             text.find("__has_embed") != std::string_view::npos)

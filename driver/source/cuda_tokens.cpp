@@ -1,5 +1,6 @@
 #include "driver/source/cuda_tokens.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -215,6 +216,13 @@ std::vector<Token> code_tokens(std::string_view source) {
         if (is_code(token)) code.push_back(token);
     }
     return code;
+}
+
+DirectiveWords directive_words(std::string_view directive) {
+    DirectiveWords d;
+    d.rest = directive.substr(std::min(directive.find('#') + 1, directive.size()));
+    d.words = code_tokens(d.rest);
+    return d;
 }
 
 std::size_t matching_bracket(std::span<const Token> tokens, std::string_view source,

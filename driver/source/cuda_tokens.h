@@ -42,6 +42,19 @@ inline bool is_code(const Token& token) {
 
 std::vector<Token> code_tokens(std::string_view source);
 
+// A directive's words, lexed again after its '#': "#  define X 4" -> "define", "X", "4". Comments
+// and line splices between them do not count ("# /* */ include" is an include).
+struct DirectiveWords {
+    std::string_view rest;     // the directive's text after its '#'
+    std::vector<Token> words;  // its code tokens, offsets into `rest`
+    // The i-th word's text; "" past the last.
+    std::string_view word(std::size_t i) const {
+        return i < words.size() ? token_text(rest, words[i]) : std::string_view();
+    }
+};
+// `directive`: a Preprocessor token's text.
+DirectiveWords directive_words(std::string_view directive);
+
 // The index of the bracket closing tokens[open] ('(', '[', '{' or '<'), counting only brackets
 // of that kind (and '>>' as two '>'); tokens.size() when it is never closed.
 std::size_t matching_bracket(std::span<const Token> tokens, std::string_view source,

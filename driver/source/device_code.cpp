@@ -42,11 +42,11 @@ bool may_be_unseen_macro(std::string_view name) {
 }
 
 // The identifier tokens of a directive's text after its '#' ("define NAME(a) a + 1").
-std::vector<std::string> directive_words(std::string_view directive) {
-    const std::string_view inner = directive.substr(directive.find('#') + 1);
+std::vector<std::string> directive_identifiers(std::string_view directive) {
+    const DirectiveWords d = directive_words(directive);
     std::vector<std::string> words;
-    for (const Token& token : lex(inner))
-        if (token.kind == TokenKind::Identifier) words.emplace_back(token_text(inner, token));
+    for (const Token& token : d.words)
+        if (token.kind == TokenKind::Identifier) words.emplace_back(token_text(d.rest, token));
     return words;
 }
 
@@ -59,7 +59,7 @@ MacroDefinitions macro_definitions(const std::vector<std::string_view>& sources)
     for (const std::string_view source : sources)
         for (const Token& token : lex(source)) {
             if (token.kind != TokenKind::Preprocessor) continue;
-            std::vector<std::string> words = directive_words(token_text(source, token));
+            std::vector<std::string> words = directive_identifiers(token_text(source, token));
             if (words.size() < 2 || words[0] != "define") continue;
             auto& names = macros.names_in_replacement[words[1]];
             names.insert(names.end(), words.begin() + 2, words.end());
@@ -189,7 +189,7 @@ std::set<std::string> named_identifiers(std::string_view text) {
     for (const Token& token : lex(text)) {
         if (token.kind == TokenKind::Identifier) names.emplace(token_text(text, token));
         if (token.kind != TokenKind::Preprocessor) continue;
-        std::vector<std::string> words = directive_words(token_text(text, token));
+        std::vector<std::string> words = directive_identifiers(token_text(text, token));
         if (!words.empty() && words[0] == "include") continue;  // a file's name, not a macro's
         for (std::string& word : words) names.insert(std::move(word));
     }

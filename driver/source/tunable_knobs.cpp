@@ -11,22 +11,6 @@
 namespace optiml::source {
 namespace {
 
-// A directive's words: "#  define X 4" -> "define", "X", "4" (offsets into `rest`).
-struct Directive {
-    std::string_view rest;  // after '#'
-    std::vector<Token> words;
-    std::string_view word(std::size_t i) const {
-        return i < words.size() ? token_text(rest, words[i]) : std::string_view();
-    }
-};
-
-Directive directive_of(std::string_view text) {
-    Directive d;
-    d.rest = text.substr(1);
-    d.words = code_tokens(d.rest);
-    return d;
-}
-
 std::string trimmed(std::string_view text) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
         text.remove_prefix(1);
@@ -64,14 +48,14 @@ std::vector<MacroDefault> macro_defaults(std::string_view source) {
     std::vector<MacroDefault> found;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         if (tokens[i].kind != TokenKind::Preprocessor) continue;
-        const Directive guard = directive_of(token_text(source, tokens[i]));
+        const DirectiveWords guard = directive_words(token_text(source, tokens[i]));
         if (guard.word(0) != "ifndef" || guard.words.size() != 2) continue;
         std::size_t next = i + 1;
         while (next < tokens.size() && (tokens[next].kind == TokenKind::Whitespace ||
                                         tokens[next].kind == TokenKind::Comment))
             ++next;
         if (next == tokens.size() || tokens[next].kind != TokenKind::Preprocessor) continue;
-        const Directive define = directive_of(token_text(source, tokens[next]));
+        const DirectiveWords define = directive_words(token_text(source, tokens[next]));
         if (define.word(0) != "define" || define.word(1) != guard.word(1)) continue;
         const std::size_t name_end = define.words[1].end;
         // `#define NAME(x) ...` is a function-like macro, not a value.

@@ -1,106 +1,26 @@
 // What a spec can check in its kernel source without compiling it: a template kernel named
 // without template arguments, a main() the generated launcher would define a second time, and
-// #define defaults that disagree with the spec's. A light scan (comments and strings blanked,
-// preprocessor lines read apart), not a C++ parser: it looks for the few shapes that break builds.
+// #define defaults that disagree with the spec's. Read from source/'s tokens (comments, strings and
+// directives are tokens of their own), not parsed: it looks for the few shapes that break builds.
 #include "driver/spec/kernel_source.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
-#include <charconv>
 #include <fstream>
 #include <iterator>
-#include <regex>
+#include <string_view>
 
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/tunable_knobs.h"
 #include "driver/spec/detail/json_field.h"
 #include "driver/spec/detail/spec_internal.h"
 
 namespace optiml::spec {
 namespace {
 
-bool is_name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
-// The text with comments, string and character literals replaced by spaces (newlines kept, so
-// offsets still give line numbers).
-std::string blank_comments_and_strings(const std::string& text) {
-    std::string out = text;
-    enum class State { Code, Line, Block, String, Char } state = State::Code;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const char c = text[i];
-        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-        switch (state) {
-            case State::Code:
-                if (c == '/' && next == '/')
-                    state = State::Line;
-                else if (c == '/' && next == '*')
-                    state = State::Block;
-                else if (c == '"')
-                    state = State::String;
-                else if (c == '\'' &&
-                         !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1]))))
-                    state = State::Char;  // 1'000'000 is a digit separator, not a literal
-                else
-                    continue;
-                out[i] = ' ';
-                break;
-            case State::Line:
-                if (c == '\n')
-                    state = State::Code;
-                else
-                    out[i] = ' ';
-                break;
-            case State::Block:
-                if (c == '*' && next == '/') {
-                    out[i] = out[i + 1] = ' ';
-                    ++i;
-                    state = State::Code;
-                } else if (c != '\n') {
-                    out[i] = ' ';
-                }
-                break;
-            case State::String:
-            case State::Char:
-                if (c == '\\' && next != '\0') {
-                    out[i] = ' ';
-                    if (next != '\n') out[i + 1] = ' ';
-                    ++i;
-                } else if (c == (state == State::String ? '"' : '\'') || c == '\n') {
-                    out[i] = ' ';
-                    state = State::Code;
-                } else {
-                    out[i] = ' ';
-                }
-                break;
-        }
-    }
-    return out;
-}
-
-// Preprocessor lines blanked too: what is left is declarations and code.
-std::string blank_directives(const std::string& text) {
-    std::string out = text;
-    bool line_start = true;
-    bool in_directive = false;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const char c = out[i];
-        if (c == '\n') {
-            const bool continued = i > 0 && out[i - 1] == '\\';
-            line_start = true;
-            in_directive = in_directive && continued;
-            continue;
-        }
-        if (line_start && c == '#') in_directive = true;
-        if (!std::isspace(static_cast<unsigned char>(c))) line_start = false;
-        if (in_directive) out[i] = ' ';
-    }
-    return out;
-}
-
-int line_of(const std::string& text, std::size_t offset) {
-    return 1 + static_cast<int>(std::count(
-                   text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
+using source::Token;
+using source::TokenKind;
 
 // The last component of a name expression: "ns::gemm<float, 4>" -> "gemm".
 std::string base_name(const std::string& expression) {
@@ -119,44 +39,36 @@ struct KernelDeclaration {
 
 // Every __global__ function: the name before its parameter list (skipping __launch_bounds__(...)
 // and attributes), and whether `template <...>` opens its declaration.
-std::vector<KernelDeclaration> kernel_declarations(const std::string& code) {
-    static const std::string kGlobal = "__global__";
-    static const std::vector<std::string> kAnnotations = {
+std::vector<KernelDeclaration> kernel_declarations(std::string_view text) {
+    static constexpr std::array<std::string_view, 5> kAnnotations = {
         "__launch_bounds__", "__attribute__", "__cluster_dims__", "alignas", "__declspec"};
+    const std::vector<Token> code = source::code_tokens(text);
+    const auto word = [&](std::size_t i) { return source::token_text(text, code[i]); };
     std::vector<KernelDeclaration> kernels;
-    for (std::size_t at = code.find(kGlobal); at != std::string::npos;
-         at = code.find(kGlobal, at + kGlobal.size())) {
-        if ((at > 0 && is_name_char(code[at - 1])) ||
-            (at + kGlobal.size() < code.size() && is_name_char(code[at + kGlobal.size()])))
-            continue;
-        const std::size_t start = code.find_last_of(";{}", at);
-        const std::string prefix = code.substr(start == std::string::npos ? 0 : start + 1,
-                                               at - (start == std::string::npos ? 0 : start + 1));
+    for (std::size_t at = 0; at < code.size(); ++at) {
+        if (code[at].kind != TokenKind::Identifier || word(at) != "__global__") continue;
         KernelDeclaration kernel;
-        static const std::regex template_head(R"(\btemplate\s*<)");
-        kernel.is_template = std::regex_search(prefix, template_head);
-        kernel.line = line_of(code, at);
-        std::string last_name;
-        for (std::size_t i = at + kGlobal.size(); i < code.size(); ++i) {
-            const char c = code[i];
-            if (c == ';' || c == '{') break;
-            if (is_name_char(c)) {
-                const std::size_t begin = i;
-                while (i < code.size() && is_name_char(code[i])) ++i;
-                last_name = code.substr(begin, i - begin);
-                --i;
-            } else if (c == '(') {
-                const bool annotation = std::find(kAnnotations.begin(), kAnnotations.end(),
-                                                  last_name) != kAnnotations.end();
-                if (!annotation) {
-                    kernel.name = last_name;
+        kernel.line = code[at].line;
+        // The declaration starts after the last ';', '{' or '}' before it.
+        for (std::size_t i = at; i-- > 0;) {
+            const std::string_view t = word(i);
+            if (t == ";" || t == "{" || t == "}") break;
+            if (t == "template" && i + 1 < at && word(i + 1).starts_with('<'))
+                kernel.is_template = true;
+        }
+        std::string_view last_name;
+        for (std::size_t i = at + 1; i < code.size(); ++i) {
+            const std::string_view t = word(i);
+            if (t == ";" || t == "{") break;
+            if (code[i].kind == TokenKind::Identifier || code[i].kind == TokenKind::Number) {
+                last_name = t;
+            } else if (t == "(") {
+                if (std::find(kAnnotations.begin(), kAnnotations.end(), last_name) ==
+                    kAnnotations.end()) {
+                    kernel.name = std::string(last_name);
                     break;
                 }
-                int depth = 0;  // skip the annotation's balanced parentheses
-                for (; i < code.size(); ++i) {
-                    if (code[i] == '(') ++depth;
-                    if (code[i] == ')' && --depth == 0) break;
-                }
+                i = source::matching_bracket(code, text, i);  // the annotation's arguments
             }
         }
         if (!kernel.name.empty()) kernels.push_back(std::move(kernel));
@@ -169,34 +81,39 @@ std::string read_source(const Spec& spec) {
     return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
 }
 
-std::optional<std::int64_t> integer_literal(std::string text) {
-    while (!text.empty() &&
-           (text.front() == '(' || std::isspace(static_cast<unsigned char>(text.front()))))
-        text.erase(text.begin());
-    while (!text.empty() &&
-           (text.back() == ')' || std::isspace(static_cast<unsigned char>(text.back())) ||
-            text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L'))
-        text.pop_back();
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-    return value;
+// `#define NAME value`: the name and the value as written on the directive's first line, comments
+// left out; nullopt for another directive, a function-like macro or a define without a value.
+std::optional<std::pair<std::string, std::string>> object_define(std::string_view directive) {
+    const source::DirectiveWords d = source::directive_words(directive);
+    if (d.word(0) != "define" || d.words.size() < 3 || d.words[1].kind != TokenKind::Identifier)
+        return std::nullopt;
+    // A '(' right after the name makes a function-like macro.
+    if (d.words[2].begin == d.words[1].end && d.word(2) == "(") return std::nullopt;
+    std::string value;
+    for (const Token& token : source::lex(d.rest.substr(d.words[2].begin))) {
+        const std::string_view t = source::token_text(d.rest.substr(d.words[2].begin), token);
+        if (t.find('\n') != std::string_view::npos) break;
+        value += token.kind == TokenKind::Comment ? std::string(t.size(), ' ') : std::string(t);
+    }
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+    return std::pair(std::string(d.word(1)), std::move(value));
 }
 
 }  // namespace
 
 std::vector<SourceDefault> source_defaults(const Spec& spec) {
-    const std::string code = blank_comments_and_strings(read_source(spec));
-    static const std::regex define_line(R"(^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n]*?)[ \t]*$)",
-                                        std::regex::multiline);
+    const std::string text = read_source(spec);
     std::vector<SourceDefault> found;
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), define_line);
-         it != std::sregex_iterator(); ++it) {
-        const std::string name = (*it)[1].str();
+    for (const Token& token : source::lex(text)) {
+        if (token.kind != TokenKind::Preprocessor) continue;
+        const auto define = object_define(source::token_text(text, token));
+        if (!define) continue;
         for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
-            if (spec.parameters[i].name != name) continue;
-            found.push_back({i, (*it)[2].str(), integer_literal((*it)[2].str()),
-                             line_of(code, static_cast<std::size_t>(it->position(0)))});
+            if (spec.parameters[i].name != define->first) continue;
+            const std::optional<long long> value = source::integer_literal(define->second);
+            found.push_back({i, define->second,
+                             value ? std::optional<std::int64_t>(*value) : std::nullopt,
+                             token.line});
         }
     }
     return found;
@@ -218,20 +135,36 @@ std::vector<std::string> default_mismatches(const Spec& spec) {
     return warnings;
 }
 
+// `int main(...) {` or `auto main(...) -> int {`, the type not the end of a longer name.
 std::optional<int> main_definition_line(const Spec& spec) {
-    const std::string code = blank_directives(blank_comments_and_strings(read_source(spec)));
-    static const std::regex main_definition(
-        R"((^|[^\w:.>])(int|auto)\s+main\s*\([^)]*\)\s*(->\s*int\s*)?\{)");
-    std::smatch match;
-    if (!std::regex_search(code, match, main_definition)) return std::nullopt;
-    return line_of(code, static_cast<std::size_t>(match.position(2)));
+    const std::string text = read_source(spec);
+    const std::vector<Token> code = source::code_tokens(text);
+    const auto word = [&](std::size_t i) {
+        return i < code.size() ? source::token_text(text, code[i]) : std::string_view();
+    };
+    for (std::size_t type = 0; type + 1 < code.size(); ++type) {
+        if ((word(type) != "int" && word(type) != "auto") || word(type + 1) != "main" ||
+            word(type + 2) != "(")
+            continue;
+        if (const std::size_t begin = code[type].begin; begin > 0) {
+            const char before = text[begin - 1];
+            if (std::isalnum(static_cast<unsigned char>(before)) || before == '_' ||
+                before == ':' || before == '.' || before == '>')
+                continue;
+        }
+        std::size_t after = type + 3;
+        while (after < code.size() && word(after) != ")") ++after;
+        ++after;
+        if (word(after) == "->" && word(after + 1) == "int") after += 2;
+        if (word(after) == "{") return code[type].line;
+    }
+    return std::nullopt;
 }
 
 namespace detail {
 
 void check_kernel_source(const Spec& spec, const std::string& file_label) {
     const std::string text = read_source(spec);
-    const std::string code = blank_directives(blank_comments_and_strings(text));
 
     // Only NVRTC's launcher compiles the file again; with nvcc it launches the program's own.
     if (const std::optional<int> line = main_definition_line(spec);
@@ -248,7 +181,7 @@ void check_kernel_source(const Spec& spec, const std::string& file_label) {
     if (spec.kernel.find('<') != std::string::npos) return;
     bool plain = false;
     const KernelDeclaration* template_kernel = nullptr;
-    const std::vector<KernelDeclaration> kernels = kernel_declarations(code);
+    const std::vector<KernelDeclaration> kernels = kernel_declarations(text);
     for (const KernelDeclaration& kernel : kernels) {
         if (kernel.name != wanted) continue;
         if (kernel.is_template)

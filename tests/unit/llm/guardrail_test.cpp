@@ -147,7 +147,11 @@ TEST(Guardrails, RejectsDirectivesThatReadOrRenameFiles) {
     for (const char* directive :
          {"#include \"secrets.h\"\n", "#include <cstdio>\n", "#include_next <x.h>\n",
           "#embed \"data.bin\"\n", "#line 1 \"other.cu\"\n", "# 7 \"other.cu\"\n", "#pragma once\n",
-          "#if __has_include(\"x.h\")\n#endif\n"})
+          "#if __has_include(\"x.h\")\n#endif\n",
+          // What the preprocessor reads as an #include although a comment or a line splice
+          // stands between the '#' and its name.
+          "# /* */ include \"secrets.h\"\n", "#\\\ninclude \"secrets.h\"\n",
+          "#pragma /* */ once\n"})
         EXPECT_NE(rejection(directive + std::string(kGridStride)).find("guardrail:"),
                   std::string::npos)
             << directive;
