@@ -12,7 +12,6 @@
 #include "driver/identity/kernel_identity.h"
 #include "driver/identity/kernel_key.h"
 #include "driver/identity/target_flags.h"
-#include "driver/search/candidate_json.h"
 #include "driver/spec/kernel_source.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/budget_rules.h"
@@ -67,27 +66,20 @@ std::string depfile_text(const fs::path& target, const spec::Spec& spec,
     return text + "\n";
 }
 
-codegen::Variant to_variant(const cache::Entry& entry) {
+codegen::Variant to_variant(const cache::Entry& entry, const cache::EntryManifest& manifest) {
     codegen::Variant variant;
-    variant.arch = entry.manifest.value("arch", "");
-    variant.parameters = entry.manifest.value("parameters", search::Config{});
-    variant.lowered_name = entry.manifest.value("lowered_name", "");
-    if (const auto compiler = entry.manifest.find("compiler");
-        compiler != entry.manifest.end() && compiler->is_object())
-        variant.compiler = compiler->value("backend", "nvrtc");
-    auto file = [&](const char* kind) -> std::string {
-        const std::string name = entry.manifest["files"].value(kind, "");
-        auto it = entry.files.find(name);
+    variant.arch = manifest.arch;
+    variant.winner = manifest.winner;
+    variant.lowered_name = manifest.lowered_name;
+    variant.compiler = manifest.compiler_backend;
+    auto file = [&](const char* role) -> std::string {
+        auto it = entry.files.find(manifest.file(role));
         return it == entry.files.end() ? std::string{} : it->second;
     };
     variant.cubin = file("cubin");
     variant.ptx = file("ptx");
     variant.key = entry.key;
-    variant.summary = "tuned: " + tune::entry_summary(entry.manifest);
-    const search::Candidate winner = search::read_candidate(entry.manifest);
-    variant.source_id = winner.source_id;
-    variant.transformations = winner.transformations;
-    variant.options = winner.options;
+    variant.summary = "tuned: " + tune::entry_summary(manifest);
     return variant;
 }
 
@@ -198,7 +190,7 @@ bool resolve_archs(const BuildOptions& options, const spec::Spec& spec,
         if (!result) return false;
         declared.archs.push_back(result->declared);
         if (result->entry) {
-            outcome.variants.push_back(to_variant(*result->entry));
+            outcome.variants.push_back(to_variant(*result->entry, result->manifest));
         } else {
             outcome.fallbacks[result->fallback_reason].push_back(identity::arch_name(arch));
             outcome.notes.push_back(identity::arch_name(arch) + ": no tuned entry (key " +

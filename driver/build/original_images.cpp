@@ -48,7 +48,7 @@ std::vector<codegen::Variant> compile_originals(const spec::Spec& spec,
             }
             codegen::Variant original;
             original.arch = identity::arch_name(archs[a]);
-            original.parameters = instances[n];
+            original.winner.parameters = instances[n];
             original.lowered_name = result.lowered_name;
             original.cubin = result.binary;
             original.compiler = "nvcc";

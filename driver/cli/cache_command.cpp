@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cache/build_cache.h"
+#include "cache/entry_manifest.h"
 #include "cache/remote_transfer.h"
 #include "cache/store.h"
 #include "driver/cli/commands.h"
@@ -129,13 +130,15 @@ void add_ls_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
                     std::cout << key.substr(0, 16);
                     try {
                         const auto entry = store.inspect(key);
-                        const auto& m = entry->manifest;
-                        std::cout << "  " << std::left << std::setw(16) << m.value("name", "?")
-                                  << " " << std::setw(6) << m.value("arch", "?") << " "
-                                  << std::right << std::fixed << std::setprecision(2)
-                                  << std::setw(7) << m.value("speedup", 0.0) << "x "
-                                  << tune::speedup_condition(m) << "  "
-                                  << m.value("device", nlohmann::json::object()).value("name", "?");
+                        const cache::EntryManifest m = cache::read_entry_manifest(*entry);
+                        const auto shown = [](const std::string& text) {
+                            return text.empty() ? std::string("?") : text;
+                        };
+                        std::cout << "  " << std::left << std::setw(16) << shown(m.name) << " "
+                                  << std::setw(6) << shown(m.arch) << " " << std::right
+                                  << std::fixed << std::setprecision(2) << std::setw(7) << m.speedup
+                                  << "x " << tune::speedup_condition(m) << "  "
+                                  << shown(m.device.name);
                     } catch (const cache::CacheError& e) {
                         std::cout << "  DAMAGED: " << e.what();
                     }

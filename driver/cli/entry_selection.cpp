@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "cache/entry_manifest.h"
 #include "driver/identity/kernel_key.h"
 #include "driver/search/tree_json.h"
 #include "driver/spec/spec.h"
@@ -15,9 +16,10 @@ std::vector<std::string> keys_of_spec(const cache::Store& store, const std::stri
     std::vector<std::string> keys;
     for (const auto& key : store.keys()) {
         const auto entry = store.inspect(key);
-        if (!entry || entry->manifest.value("name", "") != spec.name) continue;
-        const int arch = entry->manifest.value("device", nlohmann::json::object()).value("arch", 0);
-        if (cache::compute_key(identity::key_inputs(spec, sources, arch)) == key)
+        if (!entry) continue;
+        const cache::EntryManifest manifest = cache::read_entry_manifest(*entry);
+        if (manifest.name != spec.name) continue;
+        if (cache::compute_key(identity::key_inputs(spec, sources, manifest.device.arch)) == key)
             keys.push_back(key);
     }
     if (keys.empty())

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cache/entry_manifest.h"
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/entry_selection.h"
@@ -26,7 +27,7 @@ void add_explain_command(CLI::App& app) {
                 const auto entry = store.inspect(key);
                 const auto sources = path_sources(*entry);
                 std::cout << "entry " << key.substr(0, 16) << ": "
-                          << report::explain(entry->manifest, sources) << "\n";
+                          << report::explain(cache::read_entry_manifest(*entry), sources) << "\n";
             }
         } catch (const std::exception& e) {
             std::cerr << "optiml: error: " << e.what() << "\n";

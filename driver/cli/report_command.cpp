@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cache/entry_manifest.h"
 #include "cache/store.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/entry_selection.h"
@@ -33,14 +34,13 @@ void add_report_command(CLI::App& app) {
                 const auto entry = store.inspect(key);
                 report::ReportInput input;
                 input.key = key;
-                input.manifest = entry->manifest;
-                const std::string evidence =
-                    entry->manifest.value("files", nlohmann::json::object()).value("evidence", "");
-                if (const auto file = entry->files.find(evidence); file != entry->files.end())
+                input.manifest = cache::read_entry_manifest(*entry);
+                if (const auto file = entry->files.find(input.manifest.file("evidence"));
+                    file != entry->files.end())
                     input.evidence = nlohmann::json::parse(file->second);
                 input.sources = path_sources(*entry);
-                const auto page = std::filesystem::path(*out_dir) /
-                                  report::report_file_name(entry->manifest, key);
+                const auto page =
+                    std::filesystem::path(*out_dir) / report::report_file_name(input.manifest, key);
                 std::ofstream out(page, std::ios::binary | std::ios::trunc);
                 out << report::render_html_report(input);
                 if (!out) throw std::runtime_error("cannot write " + page.string());

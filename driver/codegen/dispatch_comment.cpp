@@ -68,14 +68,14 @@ std::string render_dispatch_comment(const spec::Spec& spec,
         const Variant& variant = *prepared.variant;
         out << comment(variant.arch + ": variant " + std::to_string(prepared.index) + ", " +
                        (variant.summary.empty() ? "tuned" : variant.summary))
-            << comment("parameters: " + parameters_text(spec, variant.parameters), "    ");
-        if (!variant.source_id.empty())
-            out << comment("source: derived " + variant.source_id.substr(0, 12) + " by " +
-                               joined(variant.transformations) +
+            << comment("parameters: " + parameters_text(spec, variant.winner.parameters), "    ");
+        if (!variant.winner.source_id.empty())
+            out << comment("source: derived " + variant.winner.source_id.substr(0, 12) + " by " +
+                               joined(variant.winner.transformations) +
                                " (its text is the cache entry's kernel.cu)",
                            "    ");
-        if (!variant.options.empty())
-            out << comment("compile options: " + joined(variant.options), "    ");
+        if (!variant.winner.options.empty())
+            out << comment("compile options: " + joined(variant.winner.options), "    ");
         out << comment(images_text(variant, prepared.arch), "    ")
             << comment("cache key: " + (variant.key.empty() ? "(none)" : variant.key), "    ");
     }

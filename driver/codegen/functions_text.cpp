@@ -182,8 +182,8 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
     out << in << "switch (dispatch.variant) {\n";
     for (const PreparedVariant& prepared : variants) {
         out << in << "    case " << prepared.index << ":  // " << prepared.variant->arch << ": "
-            << parameters_text(spec, prepared.variant->parameters) << "\n"
-            << GeometryPrinter(spec, prepared.variant->parameters).assignments(case_indent)
+            << parameters_text(spec, prepared.variant->winner.parameters) << "\n"
+            << GeometryPrinter(spec, prepared.variant->winner.parameters).assignments(case_indent)
             << case_indent << "break;\n";
     }
     out << in << "    default:  // " << original_comment << "\n"

@@ -44,12 +44,12 @@ class VariantChecker {
                  "the mangled symbol of the kernel in its images");
         }
         for (const spec::Parameter& parameter : spec_.parameters) {
-            if (!variant.parameters.contains(parameter.name)) {
+            if (!variant.winner.parameters.contains(parameter.name)) {
                 fail(variant, "parameter " + parameter.name + " has no value",
                      "a value for every parameter of the spec (retune: OPTIML_MODE=retune)");
             }
         }
-        for (const auto& [name, value] : variant.parameters) {
+        for (const auto& [name, value] : variant.winner.parameters) {
             const bool known = std::any_of(
                 spec_.parameters.begin(), spec_.parameters.end(),
                 [&](const spec::Parameter& parameter) { return parameter.name == name; });
@@ -109,10 +109,11 @@ GeneratedFiles generate_launcher(const spec::Spec& spec, const std::vector<Varia
     const std::vector<std::map<std::string, std::int64_t>> instances = block_instances(spec);
     std::vector<std::vector<Variant>> groups(std::max<std::size_t>(instances.size(), 1));
     for (const Variant& original : originals) {
-        const auto found = std::find(instances.begin(), instances.end(), original.parameters);
+        const auto found =
+            std::find(instances.begin(), instances.end(), original.winner.parameters);
         if (!instances.empty() && found == instances.end()) {
             throw CodegenError(spec.file.string() + ": the original for " + original.arch +
-                               " is at " + parameters_text(spec, original.parameters) +
+                               " is at " + parameters_text(spec, original.winner.parameters) +
                                ", which is none of the kernel's instantiations; expected the "
                                "defaults or another value of a template argument");
         }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/search/candidate.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::codegen {
@@ -25,8 +26,10 @@ class CodegenError : public std::runtime_error {
 
 struct Variant {       // one tuned cache entry, for one architecture
     std::string arch;  // "sm_90"
-    std::map<std::string, std::int64_t>
-        parameters;            // tuned parameter values (every spec parameter)
+    // What was tuned: every spec parameter's value, and how the winner differs from the original
+    // besides them (a derived source and its transformations, its own compile options; empty
+    // where it does not).
+    search::Candidate winner;
     std::string lowered_name;  // mangled kernel symbol in the images
     std::string cubin;         // bytes (may be empty)
     std::string ptx;           // text (may be empty; not both)
@@ -37,11 +40,6 @@ struct Variant {       // one tuned cache entry, for one architecture
     // "&symbol"); a symbol missing here is looked up by its name as written, which is right for
     // a variable at global namespace scope.
     std::map<std::string, std::string> constant_symbols;
-    // How the winner differs from the original besides its parameters (empty: it does not): the
-    // id of its derived source with the transformations that made it, and its own compile options.
-    std::string source_id;
-    std::vector<std::string> transformations;
-    std::vector<std::string> options;
     std::string compiler = "nvrtc";  // what compiled the images: "nvrtc" or "nvcc"
 };
 

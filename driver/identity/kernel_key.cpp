@@ -6,6 +6,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "cache/entry_manifest.h"
 #include "driver/compile/nvcc_compiler.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/identity/compiler_choice.h"
@@ -221,12 +222,14 @@ cache::Entry llm_entry_for_base_key(const cache::Entry& entry, const std::string
     cache::Entry out = entry;
     out.key = base_key;
     out.directory.clear();
-    out.manifest.erase("signature");  // it signed the other key
-    out.manifest["tuned_with_llm"] = {
+    cache::EntryManifest manifest = cache::read_entry_manifest(entry);
+    manifest.other.erase("signature");  // it signed the other key
+    manifest.tuned_with_llm = {
         {"key", entry.key},
-        {"llm", entry.manifest.value("key_inputs", nlohmann::json::object())
-                    .value("llm", nlohmann::json())}};
-    out.manifest["key_inputs"] = base_summary;
+        {"llm", manifest.key_inputs.is_object() ? manifest.key_inputs.value("llm", nlohmann::json())
+                                                : nlohmann::json()}};
+    manifest.key_inputs = base_summary;
+    out.manifest = cache::to_json(manifest);
     return out;
 }
 

@@ -10,10 +10,10 @@
 
 namespace optiml::report {
 
-std::vector<Chart> convergence_charts(const nlohmann::json& manifest, std::string& why) {
-    const nlohmann::json trace = manifest.value("trace", nlohmann::json::array());
-    const nlohmann::json search = manifest.value("search", nlohmann::json::object());
-    std::string strategy = search.value("strategy", "search");
+std::vector<Chart> convergence_charts(const cache::EntryManifest& manifest, std::string& why) {
+    const nlohmann::json trace =
+        manifest.trace.is_array() ? manifest.trace : nlohmann::json::array();
+    std::string strategy = manifest.search.strategy.empty() ? "search" : manifest.search.strategy;
     if (const auto plus = strategy.find(" + transformations"); plus != std::string::npos)
         strategy.resize(plus);
     const std::string phases[] = {"parameters (" + strategy + ")", "transformations"};
@@ -47,7 +47,7 @@ std::vector<Chart> convergence_charts(const nlohmann::json& manifest, std::strin
     const int last = by_count[1].points.empty() ? 0 : 1;
     by_count[last].points.push_back({static_cast<double>(trace.size()), best, "", false});
     by_time[last].points.push_back(
-        {std::max(search.value("wall_s", 0.0), by_time[last].points.back().x), best, "", false});
+        {std::max(manifest.search.wall_s, by_time[last].points.back().x), best, "", false});
     const auto chart = [&](const std::string& id, const std::string& x_label, ChartSeries* series) {
         Chart c;
         c.id = id;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "driver/base/format.h"
+#include "driver/report/detail/html_text.h"
 #include "driver/report/detail/line_diff.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
@@ -102,29 +103,25 @@ void explain_llm_node(const nlohmann::json& node, std::ostringstream& out) {
 
 }  // namespace
 
-std::string explain(const nlohmann::json& m, const SourceLookup& sources) {
+std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) {
     std::ostringstream out;
-    const double original = m.at("original_time_ms").value("median", 0.0);
-    const double tuned = m.at("time_ms").value("median", 0.0);
-    out << m.value("name", "?") << " (" << m.value("kernel", "?") << ") on "
-        << m.value("device", nlohmann::json::object()).value("name", "?") << ", "
-        << m.value("arch", "?") << "\n"
-        << "  original " << milliseconds(original) << " -> winner " << milliseconds(tuned) << " ("
-        << precise(m.value("speedup", 0.0))
-        << "x): " << search::format_candidate(search::read_candidate(m)) << "\n";
-    const nlohmann::json search = m.value("search", nlohmann::json::object());
-    out << "  search: " << search.value("strategy", "?") << ", " << search.value("evaluations", 0)
-        << " evaluations in " << precise(search.value("wall_s", 0.0)) << " s\n";
-    if (!search.contains("tree")) {
+    out << or_unknown(m.name) << " (" << or_unknown(m.kernel) << ") on "
+        << or_unknown(m.device.name) << ", " << or_unknown(m.arch) << "\n"
+        << "  original " << milliseconds(m.original_time_ms.median) << " -> winner "
+        << milliseconds(m.time_ms.median) << " (" << precise(m.speedup)
+        << "x): " << search::format_candidate(m.winner) << "\n";
+    out << "  search: " << or_unknown(m.search.strategy) << ", " << m.search.evaluations
+        << " evaluations in " << precise(m.search.wall_s) << " s\n";
+    if (m.search.tree.is_null()) {
         out << "  no transformation tree: the parameters above are the whole result\n";
         return out.str();
     }
-    const search::TreeResult tree = search::read_tree(search.at("tree"));
+    const search::TreeResult tree = search::read_tree(m.search.tree);
     const auto& root = tree.nodes.at(tree.winning_path.front());
     out << "  tree: " << tree.nodes.size() - 1
         << " nodes measured beyond the root (the parameter search's best, "
         << milliseconds(root.outcome.median_ms) << ")\n";
-    const nlohmann::json& tree_json = search.at("tree");
+    const nlohmann::json& tree_json = m.search.tree;
     if (tree_json.contains("llm")) explain_llm_search(tree_json.at("llm"), out);
     if (tree.winning_path.size() < 2) {
         out << "  no transformation beat the root: the winner is the parameter search's best\n";

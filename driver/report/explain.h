@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "cache/entry_manifest.h"
 
 namespace optiml::report {
 
@@ -18,6 +18,6 @@ using SourceLookup = std::function<std::optional<std::string>(const std::string&
 // The whole explanation of a cache entry's manifest. An entry tuned without the tree (an explicit
 // strategy, or from before the tree existed) gets its parameter result and a line saying so.
 // Throws std::runtime_error naming the field when the manifest's tree is malformed.
-std::string explain(const nlohmann::json& manifest, const SourceLookup& sources);
+std::string explain(const cache::EntryManifest& manifest, const SourceLookup& sources);
 
 }  // namespace optiml::report

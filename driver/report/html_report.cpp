@@ -71,36 +71,32 @@ std::string explain_html(const std::string& text) {
 }
 
 void summary(std::ostringstream& out, const ReportInput& in) {
-    const auto& m = in.manifest;
-    const nlohmann::json device = m.value("device", nlohmann::json::object());
-    const nlohmann::json search = m.value("search", nlohmann::json::object());
+    const cache::EntryManifest& m = in.manifest;
     const auto row = [&](const std::string& name, const std::string& value) {
         out << "<dt>" << escape_html(name) << "</dt><dd>" << escape_html(value) << "</dd>\n";
     };
-    out << "<h1>" << escape_html(m.value("name", "?")) << " on "
-        << escape_html(device.value("name", "?")) << " (" << escape_html(m.value("arch", "?"))
+    out << "<h1>" << escape_html(or_unknown(m.name)) << " on "
+        << escape_html(or_unknown(m.device.name)) << " (" << escape_html(or_unknown(m.arch))
         << ")</h1>\n<dl class=\"summary\">\n";
-    row("kernel", m.value("kernel", "?"));
-    row("result", ms(m.at("original_time_ms").value("median", 0.0)) + " original → " +
-                      ms(m.at("time_ms").value("median", 0.0)) + " winner (" +
-                      base::format::number(m.value("speedup", 0.0)) + "x)");
-    row("winner", search::format_candidate(search::read_candidate(m)));
-    row("search", search.value("strategy", "?") + ", " +
-                      std::to_string(search.value("evaluations", 0)) + " evaluations of " +
-                      std::to_string(search.value("space_size", 0)) + " in " +
-                      base::format::seconds(search.value("wall_s", 0.0)));
-    row("device", device.value("name", "?") + ", " + std::to_string(device.value("sms", 0)) +
-                      " SMs, driver " + std::to_string(device.value("driver", 0)));
+    row("kernel", or_unknown(m.kernel));
+    row("result", ms(m.original_time_ms.median) + " original → " + ms(m.time_ms.median) +
+                      " winner (" + base::format::number(m.speedup) + "x)");
+    row("winner", search::format_candidate(m.winner));
+    row("search", or_unknown(m.search.strategy) + ", " + std::to_string(m.search.evaluations) +
+                      " evaluations of " + std::to_string(m.search.space_size) + " in " +
+                      base::format::seconds(m.search.wall_s));
+    row("device", or_unknown(m.device.name) + ", " + std::to_string(m.device.sms) +
+                      " SMs, driver " + std::to_string(m.device.driver));
     row("toolchain",
-        "NVRTC " + m.value("nvrtc_version", "?") + ", OptiML " + m.value("optiml_version", "?"));
+        "NVRTC " + or_unknown(m.nvrtc_version) + ", OptiML " + or_unknown(m.optiml_version));
     row("key", in.key);
-    row("tuned", m.value("created", "?"));
+    row("tuned", or_unknown(m.created));
     out << "</dl>\n";
 }
 
-void parameters_table(std::ostringstream& out, const nlohmann::json& m) {
-    const search::Config original = m.value("default_parameters", search::Config{});
-    const search::Config winner = m.value("parameters", search::Config{});
+void parameters_table(std::ostringstream& out, const cache::EntryManifest& m) {
+    const search::Config& original = m.default_parameters;
+    const search::Config& winner = m.winner.parameters;
     out << "<table id=\"parameters\"><tr><th>parameter</th><th>original</th><th>winner</th></tr>\n";
     for (const auto& [name, value] : winner) {
         const auto before = original.find(name);
@@ -142,18 +138,17 @@ void stalls_table(std::ostringstream& out, const nlohmann::json& evidence) {
 
 }  // namespace
 
-std::string report_file_name(const nlohmann::json& manifest, const std::string& key) {
-    return manifest.value("name", "kernel") + "-" + manifest.value("arch", "sm") + "-" +
-           key.substr(0, 12) + ".html";
+std::string report_file_name(const cache::EntryManifest& manifest, const std::string& key) {
+    return (manifest.name.empty() ? "kernel" : manifest.name) + "-" +
+           (manifest.arch.empty() ? "sm" : manifest.arch) + "-" + key.substr(0, 12) + ".html";
 }
 
 std::string render_html_report(const ReportInput& in) {
     std::vector<std::string> missing;
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>OptiML: "
-        << escape_html(in.manifest.value("name", "?")) << " "
-        << escape_html(in.manifest.value("arch", "")) << "</title>\n<style>" << kStyle
-        << "</style></head><body>\n";
+        << escape_html(or_unknown(in.manifest.name)) << " " << escape_html(in.manifest.arch)
+        << "</title>\n<style>" << kStyle << "</style></head><body>\n";
     summary(out, in);
 
     out << "<section id=\"section-roofline\"><h2>Roofline</h2>\n";
@@ -169,7 +164,8 @@ std::string render_html_report(const ReportInput& in) {
         std::size_t placed = 0, correct = 0;
         for (const auto& s : roofline->series)
             if (s.css == "variants") placed = s.points.size();
-        for (const auto& row : in.manifest.value("trace", nlohmann::json::array()))
+        for (const auto& row :
+             in.manifest.trace.is_array() ? in.manifest.trace : nlohmann::json::array())
             correct += row.value("status", "") == "ok" ? 1 : 0;
         if (correct > placed)
             missing.push_back("roofline: the trace holds " + std::to_string(correct) +
@@ -191,7 +187,7 @@ std::string render_html_report(const ReportInput& in) {
     parameters_table(out, in.manifest);
     out << "<pre class=\"explain\">" << explain_html(explain(in.manifest, in.sources))
         << "</pre>\n";
-    if (!in.manifest.value("search", nlohmann::json::object()).contains("tree"))
+    if (in.manifest.search.tree.is_null())
         missing.push_back(
             "transformation tree: none recorded, so the path is the parameter "
             "change above and there is no kernel diff");

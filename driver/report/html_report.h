@@ -10,13 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache/entry_manifest.h"
 #include "driver/report/explain.h"
 
 namespace optiml::report {
 
 struct ReportInput {
     std::string key;
-    nlohmann::json manifest;
+    cache::EntryManifest manifest;
     std::optional<nlohmann::json> evidence;  // the entry's evidence.json, when it has one
     SourceLookup sources;                    // the texts on the winning path, as for explain()
 };
@@ -26,6 +27,6 @@ struct ReportInput {
 std::string render_html_report(const ReportInput& input);
 
 // "<name>-<arch>-<first 12 digits of the key>.html"
-std::string report_file_name(const nlohmann::json& manifest, const std::string& key);
+std::string report_file_name(const cache::EntryManifest& manifest, const std::string& key);
 
 }  // namespace optiml::report

@@ -29,4 +29,8 @@ std::string escape_html(std::string_view text) {
     return out;
 }
 
+std::string or_unknown(const std::string& text) {
+    return text.empty() ? "?" : text;
+}
+
 }  // namespace optiml::report

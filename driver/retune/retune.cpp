@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <map>
 
+#include "cache/entry_manifest.h"
 #include "cache/lookup_chain.h"
 #include "driver/compile/nvrtc_compiler.h"
 #include "driver/identity/build_manifest.h"
@@ -24,9 +25,8 @@ namespace optiml::retune {
 namespace fs = std::filesystem;
 namespace {
 
-TimeInterval recorded_interval(const nlohmann::json& time) {
-    return {time.value("median", 0.0), time.value("min", 0.0), time.value("max", 0.0),
-            time.value("runs", 0)};
+TimeInterval recorded_interval(const cache::MeasuredTime& time) {
+    return {time.median, time.min, time.max, time.runs};
 }
 
 TimeInterval outcome_interval(const search::Outcome& o) {
@@ -34,23 +34,20 @@ TimeInterval outcome_interval(const search::Outcome& o) {
 }
 
 // What differs between the entry's record and this machine now, each "what old -> new".
-std::vector<std::string> changes_since(const nlohmann::json& manifest,
+std::vector<std::string> changes_since(const cache::EntryManifest& manifest,
                                        const measure::DeviceInfo* device) {
     std::vector<std::string> changes;
     const auto note = [&](const std::string& what, const std::string& then,
                           const std::string& now) {
         if (then != now) changes.push_back(what + " " + (then.empty() ? "?" : then) + " -> " + now);
     };
-    note("NVRTC", manifest.value("nvrtc_version", ""), compile::nvrtc_version());
-    if (const auto compiler = manifest.find("compiler");
-        compiler != manifest.end() && compiler->value("backend", "") == "nvcc")
-        note("nvcc", compiler->value("version", ""),
-             compile::compiler_version(compile::Backend::Nvcc));
-    note("OptiML", manifest.value("optiml_version", ""), identity::kVersion);
-    const nlohmann::json recorded = manifest.value("device", nlohmann::json::object());
+    note("NVRTC", manifest.nvrtc_version, compile::nvrtc_version());
+    if (manifest.compiler_backend == "nvcc")
+        note("nvcc", manifest.compiler_version, compile::compiler_version(compile::Backend::Nvcc));
+    note("OptiML", manifest.optiml_version, identity::kVersion);
     if (device) {
-        note("driver", std::to_string(recorded.value("driver", 0)), std::to_string(device->driver));
-        note("GPU", recorded.value("name", ""), device->name);
+        note("driver", std::to_string(manifest.device.driver), std::to_string(device->driver));
+        note("GPU", manifest.device.name, device->name);
     }
     return changes;
 }
@@ -92,7 +89,7 @@ void retune_replayed(const Kernel& k, const search::Recording& recording,
         row.replaces = true;
         return;
     }
-    const search::Candidate winner = search::read_candidate(cached->manifest);
+    const search::Candidate winner = cache::read_entry_manifest(*cached).winner;
     const auto found = recording.records.find(winner.parameters);
     if (!winner.is_original_source() || !winner.options.empty() ||
         found == recording.records.end() || !found->second.ok) {
@@ -200,13 +197,14 @@ void retune_on_gpu(const Kernel& k, const measure::DeviceInfo& device,
         row.note = "tuning failed: " + failure;
         return;
     }
-    row.new_winner = search::format_candidate(search::read_candidate(fresh->manifest));
+    const cache::EntryManifest fresh_manifest = cache::read_entry_manifest(*fresh);
+    row.new_winner = search::format_candidate(fresh_manifest.winner);
     row.replaces = true;
     if (cached) {
         if (!compare_with_cached(k, device, *fresh, *cached, row)) return;
     } else {
         row.status = "new";
-        row.new_now = recorded_interval(fresh->manifest.at("time_ms"));
+        row.new_now = recorded_interval(fresh_manifest.time_ms);
     }
     if (!row.replaces || !store_and_publish(k, *fresh, options, row)) return;
     store_copy_for_base_key(k, device.arch, *fresh, options, row);
@@ -257,14 +255,20 @@ RetuneRow retune_arch(const Kernel& k, const identity::DeclaredArch& arch,
     const auto warn = [&log](const std::string& message) {
         log << "optiml: warning: " << message << "\n";
     };
+    std::optional<cache::EntryManifest> cached_manifest;
     if (!arch.key.empty())
-        if (auto found = k.chain->fetch(arch.key, warn)) cached = std::move(found->entry);
+        if (auto found = k.chain->fetch(arch.key, warn)) try {
+                cached_manifest = cache::read_entry_manifest(found->entry);
+                cached = std::move(found->entry);
+            } catch (const cache::CacheError& e) {
+                warn(std::string(e.what()) + "; retuned as if it had no entry");
+            }
     if (cached) {
-        row.cached_winner = search::format_candidate(search::read_candidate(cached->manifest));
-        row.recorded = recorded_interval(cached->manifest.at("time_ms"));
+        row.cached_winner = search::format_candidate(cached_manifest->winner);
+        row.recorded = recorded_interval(cached_manifest->time_ms);
     }
     if (replay) {
-        if (cached) row.changes = changes_since(cached->manifest, nullptr);
+        if (cached) row.changes = changes_since(*cached_manifest, nullptr);
         retune_replayed(k, *replay, cached, row);
         return row;
     }
@@ -273,7 +277,7 @@ RetuneRow retune_arch(const Kernel& k, const identity::DeclaredArch& arch,
         row.status = "skipped";
         return row;
     }
-    if (cached) row.changes = changes_since(cached->manifest, device);
+    if (cached) row.changes = changes_since(*cached_manifest, device);
     log << "optiml: retune: " << row.kernel << ": " << row.arch << ": tuning on " << device->name
         << "\n"
         << std::flush;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "driver/search/candidate_json.h"
+#include "cache/entry_manifest.h"
 #include "driver/tune/candidate_evaluator.h"
 #include "driver/tune/measuring_session.h"
 
@@ -15,8 +15,8 @@ namespace {
 // The entry's CUBIN written to `image`, at the entry's parameters' launch geometry.
 measure::LaunchSpec entry_launch(const spec::Spec& spec, const cache::Entry& entry,
                                  const fs::path& image) {
-    const std::string name = entry.manifest.at("files").value("cubin", "");
-    const auto cubin = entry.files.find(name);
+    const cache::EntryManifest manifest = cache::read_entry_manifest(entry);
+    const auto cubin = entry.files.find(manifest.file("cubin"));
     if (cubin == entry.files.end())
         throw std::runtime_error("entry " + entry.key.substr(0, 12) + " holds no CUBIN");
     {
@@ -24,10 +24,9 @@ measure::LaunchSpec entry_launch(const spec::Spec& spec, const cache::Entry& ent
         out << cubin->second;
         if (!out) throw std::runtime_error("cannot write " + image.string());
     }
-    measure::LaunchSpec launch =
-        tune::make_launch(spec, search::read_candidate(entry.manifest).parameters);
+    measure::LaunchSpec launch = tune::make_launch(spec, manifest.winner.parameters);
     launch.image_path = image.string();
-    launch.symbol = entry.manifest.value("lowered_name", "");
+    launch.symbol = manifest.lowered_name;
     return launch;
 }
 

@@ -15,34 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "driver/search/candidate.h"
+
 namespace optiml::search {
-
-using Config = std::map<std::string, std::int64_t>;
-
-// A variant to measure: its parameters, and whatever else makes it differ from the original: a
-// derived source (named by its id, the SHA-256 of its text; empty for the spec's own source) with
-// the transformations that made it, in order, and compile options beyond the spec's. search/
-// treats ids and options as names; tune/ holds the text an id stands for. Two candidates with
-// the same parameters but different sources are different variants.
-struct Candidate {
-    Candidate() = default;
-    explicit Candidate(Config parameters_of_original)
-        : parameters(std::move(parameters_of_original)) {}
-    Candidate(Config params, std::string source, std::vector<std::string> made_by,
-              std::vector<std::string> extra_options)
-        : parameters(std::move(params)),
-          source_id(std::move(source)),
-          transformations(std::move(made_by)),
-          options(std::move(extra_options)) {}
-
-    Config parameters;
-    std::string source_id;
-    std::vector<std::string> transformations;
-    std::vector<std::string> options;
-
-    bool is_original_source() const { return source_id.empty(); }
-    auto operator<=>(const Candidate&) const = default;
-};
 
 struct Space {
     std::vector<std::string> names;

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "cache/entry_manifest.h"
 #include "cache/key.h"
 #include "driver/base/read_file.h"
 #include "driver/search/candidate_json.h"
@@ -31,17 +32,14 @@ ProfiledVariant parameters_variant(const spec::Spec& spec, const std::string& te
 }
 
 ProfiledVariant shipped_variant(const spec::Spec& spec, const cache::Entry& entry) {
-    ProfiledVariant variant{"tuned", search::read_candidate(entry.manifest), "", entry.key};
+    const cache::EntryManifest manifest = cache::read_entry_manifest(entry);
+    ProfiledVariant variant{"tuned", manifest.winner, "", entry.key};
     if (variant.candidate.is_original_source()) {
         variant.source_text = base::read_file(spec.source);
         return variant;
     }
     const std::string where = "cache entry " + entry.key.substr(0, 12) + "...";
-    const nlohmann::json files = entry.manifest.value("files", nlohmann::json::object());
-    const auto role = files.find("source");
-    const auto text = role != files.end() && role->is_string()
-                          ? entry.files.find(role->get<std::string>())
-                          : entry.files.end();
+    const auto text = entry.files.find(manifest.file("source"));
     if (text == entry.files.end())
         throw cache::CacheError(where + " ships a derived source (" +
                                 variant.candidate.source_id.substr(0, 12) +

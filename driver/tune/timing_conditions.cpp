@@ -48,18 +48,19 @@ nlohmann::json timing_manifest(const spec::Spec& spec, const search::Outcome& or
     return timing;
 }
 
-std::string speedup_condition(const nlohmann::json& manifest) {
-    const nlohmann::json timing = manifest.value("timing", nlohmann::json::object());
-    return timing.value("decided_by", "cold") + " L2";
+std::string speedup_condition(const cache::EntryManifest& manifest) {
+    const bool recorded = manifest.timing.is_object();
+    return (recorded ? manifest.timing.value("decided_by", "cold") : "cold") + " L2";
 }
 
-std::string speedup_text(const nlohmann::json& manifest) {
+std::string speedup_text(const cache::EntryManifest& manifest) {
     const std::string deciding = speedup_condition(manifest);
-    std::string text = ratio(manifest.value("speedup", 0.0)) + ", " + deciding;
-    const nlohmann::json timing = manifest.value("timing", nlohmann::json::object());
+    std::string text = ratio(manifest.speedup) + ", " + deciding;
     for (const std::string condition : kConditions)
-        if (condition + " L2" != deciding && timing.contains(condition))
-            text += "; " + condition + " L2 " + ratio(timing[condition].value("speedup", 0.0));
+        if (condition + " L2" != deciding && manifest.timing.is_object() &&
+            manifest.timing.contains(condition))
+            text +=
+                "; " + condition + " L2 " + ratio(manifest.timing[condition].value("speedup", 0.0));
     return text;
 }
 

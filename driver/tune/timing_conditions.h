@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache/entry_manifest.h"
 #include "driver/measure/protocol.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
@@ -28,10 +29,10 @@ nlohmann::json timing_manifest(const spec::Spec& spec, const search::Outcome& or
 
 // What the manifest's "speedup" is: "cold L2" or "warm L2". An entry from before both were
 // timed says nothing; it was timed cold.
-std::string speedup_condition(const nlohmann::json& manifest);
+std::string speedup_condition(const cache::EntryManifest& manifest);
 
 // The build line's speedup: "1.09x, cold L2", with the other condition's after it when the
 // manifest has it: "1.09x, cold L2; warm L2 1.03x".
-std::string speedup_text(const nlohmann::json& manifest);
+std::string speedup_text(const cache::EntryManifest& manifest);
 
 }  // namespace optiml::tune

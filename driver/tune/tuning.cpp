@@ -35,8 +35,8 @@ namespace optiml::tune {
 namespace fs = std::filesystem;
 namespace {
 
-nlohmann::json time_json(const search::Outcome& o) {
-    return {{"median", o.median_ms}, {"min", o.min_ms}, {"max", o.max_ms}, {"runs", o.runs}};
+cache::MeasuredTime measured_time(const search::Outcome& o) {
+    return {o.median_ms, o.min_ms, o.max_ms, o.runs};
 }
 
 nlohmann::json trace_json(const search::Result& result) {
@@ -48,7 +48,10 @@ nlohmann::json trace_json(const search::Result& result) {
         search::write_candidate(item.candidate, row);
         if (item.outcome.beats_incumbent) row["beats_incumbent"] = *item.outcome.beats_incumbent;
         if (item.outcome.ok)
-            row["time_ms"] = time_json(item.outcome);
+            row["time_ms"] = {{"median", item.outcome.median_ms},
+                              {"min", item.outcome.min_ms},
+                              {"max", item.outcome.max_ms},
+                              {"runs", item.outcome.runs}};
         else
             row["message"] = item.outcome.message.substr(0, 2000);
         trace.push_back(std::move(row));
@@ -115,12 +118,12 @@ search::Space tuning_space(const spec::Spec& spec) {
     return space;
 }
 
-std::string entry_summary(const nlohmann::json& m) {
+std::string entry_summary(const cache::EntryManifest& m) {
     std::ostringstream out;
-    out << search::format_config(m.value("parameters", search::Config{})) << ", "
-        << base::format::milliseconds(m["time_ms"].value("median", 0.0)) << " vs original "
-        << base::format::milliseconds(m["original_time_ms"].value("median", 0.0)) << " ("
-        << speedup_text(m) << ") on " << m["device"].value("name", "?");
+    out << search::format_config(m.winner.parameters) << ", "
+        << base::format::milliseconds(m.time_ms.median) << " vs original "
+        << base::format::milliseconds(m.original_time_ms.median) << " (" << speedup_text(m)
+        << ") on " << (m.device.name.empty() ? "?" : m.device.name);
     return out.str();
 }
 
@@ -275,77 +278,66 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
 }
 
 // The manifest of the entry the winner becomes: what was timed, where, how it was found.
-nlohmann::json entry_manifest(const TuneRequest& request, const MeasuringSession& session,
-                              const Searched& searched, const compile::CompileResult& cubin,
-                              const identity::CompilerChoice& compiler,
-                              const std::vector<int>& devices_used, const Throughput& throughput) {
+cache::EntryManifest entry_manifest(const TuneRequest& request, const MeasuringSession& session,
+                                    const Searched& searched, const compile::CompileResult& cubin,
+                                    const identity::CompilerChoice& compiler,
+                                    const std::vector<int>& devices_used,
+                                    const Throughput& throughput) {
     const spec::Spec& spec = *request.spec;
     const search::Result& result = searched.result;
     const auto& baseline = result.trace.at(*result.baseline);
     const auto& best = result.trace.at(*result.best);
-    const int arch = request.device.arch;
-    int ok_count = 0;
-    for (const auto& item : result.trace) ok_count += item.outcome.ok ? 1 : 0;
-    return {
-        {"schema", cache::kSchemaVersion},
-        {"name", spec.name},
-        {"kernel", spec.kernel},
-        {"lowered_name", cubin.lowered_name},
-        {"arch", identity::arch_name(arch)},
-        {"parameters", best.candidate.parameters},
-        {"default_parameters", spec.default_config()},
-        {"time_ms", time_json(best.outcome)},
-        {"original_time_ms", time_json(baseline.outcome)},
-        {"speedup", baseline.outcome.median_ms / best.outcome.median_ms},
-        {"device",
-         {{"name", request.device.name},
-          {"arch", arch},
-          {"sms", request.device.sms},
-          {"driver", request.device.driver}}},
-        {"devices", devices_used},
-        {"nvrtc_version", compile::nvrtc_version()},
-        {"compiler",
-         {{"backend", compile::to_string(compiler.backend)},
-          {"version", compile::compiler_version(compiler.backend)}}},
-        {"optiml_version", identity::kVersion},
-        {"created", utc_now()},
-        {"key_inputs", request.key_summary},
-        {"verification", verification_json(spec, session.problem())},
-        {"timing", timing_manifest(spec, baseline.outcome, best.outcome)},
-        {"search",
-         {{"strategy", result.strategy},
-          {"space_size", result.space_size},
-          {"evaluations", result.trace.size()},
-          {"correct", ok_count},
-          {"wall_s", result.wall_s},
-          {"stopped_by_time", result.stopped_by_time},
-          {"throughput", to_json(throughput)},
-          {"budget",
-           {{"evaluations", request.budget.evaluations},
-            {"seconds", request.budget.seconds},
-            {"strategy", request.budget.strategy}}}}},
-        {"trace", trace_json(result)},
-        {"files", {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}}},
-    };
+    cache::EntryManifest m;
+    m.schema = cache::kSchemaVersion;
+    m.name = spec.name;
+    m.kernel = spec.kernel;
+    m.lowered_name = cubin.lowered_name;
+    m.arch = identity::arch_name(request.device.arch);
+    m.winner = best.candidate;
+    m.default_parameters = spec.default_config();
+    m.time_ms = measured_time(best.outcome);
+    m.original_time_ms = measured_time(baseline.outcome);
+    m.speedup = baseline.outcome.median_ms / best.outcome.median_ms;
+    m.device = {request.device.name, request.device.arch, request.device.sms,
+                request.device.driver};
+    m.devices = devices_used;
+    m.nvrtc_version = compile::nvrtc_version();
+    m.compiler_backend = compile::to_string(compiler.backend);
+    m.compiler_version = compile::compiler_version(compiler.backend);
+    m.optiml_version = identity::kVersion;
+    m.created = utc_now();
+    m.key_inputs = request.key_summary;
+    m.verification = verification_json(spec, session.problem());
+    m.timing = timing_manifest(spec, baseline.outcome, best.outcome);
+    m.search.strategy = result.strategy;
+    m.search.space_size = static_cast<long long>(result.space_size);
+    m.search.evaluations = static_cast<int>(result.trace.size());
+    for (const auto& item : result.trace) m.search.correct += item.outcome.ok ? 1 : 0;
+    m.search.wall_s = result.wall_s;
+    m.search.stopped_by_time = result.stopped_by_time;
+    m.search.throughput = to_json(throughput);
+    m.search.budget_evaluations = request.budget.evaluations;
+    m.search.budget_seconds = request.budget.seconds;
+    m.search.budget_strategy = request.budget.strategy;
+    m.trace = trace_json(result);
+    m.files = {{"cubin", "kernel.cubin"}, {"ptx", "kernel.ptx"}};
+    return m;
 }
 
-// A derived winner's transformations, options and text; the tree for `optiml explain`, with the
-// text of every source on the winning path so it can show each step as a diff.
+// A derived winner's text; the tree for `optiml explain`, with the text of every source on the
+// winning path so it can show each step as a diff.
 void add_derivation(const Searched& searched, const CandidateEvaluator& evaluator,
-                    cache::Entry& entry) {
+                    cache::Entry& entry, cache::EntryManifest& manifest) {
     const search::Candidate& best = searched.result.trace.at(*searched.result.best).candidate;
-    if (!best.is_original_source() || !best.options.empty()) {
-        search::write_candidate(best, entry.manifest);
-        if (!best.is_original_source()) {
-            entry.files["kernel.cu"] = evaluator.sources().text(best.source_id);
-            entry.manifest["files"]["source"] = "kernel.cu";
-        }
+    if (!best.is_original_source()) {
+        entry.files["kernel.cu"] = evaluator.sources().text(best.source_id);
+        manifest.files["source"] = "kernel.cu";
     }
     if (!searched.tree) return;
     const search::TreeResult& tree = *searched.tree;
-    entry.manifest["search"]["tree"] = search::write_tree(tree);
+    manifest.search.tree = search::write_tree(tree);
     if (!searched.llm_record.is_null())
-        llm::attach_record(entry.manifest["search"]["tree"], searched.llm_record);
+        llm::attach_record(manifest.search.tree, searched.llm_record);
     if (best.is_original_source()) return;
     // Roles "path_source_<step>" (the manifest's "files" maps roles to single names).
     for (std::size_t step = 0; step < tree.winning_path.size(); ++step) {
@@ -354,14 +346,14 @@ void add_derivation(const Searched& searched, const CandidateEvaluator& evaluato
         const std::string file = search::path_source_file(source);
         if (entry.files.contains(file)) continue;
         entry.files[file] = evaluator.sources().text(source);
-        entry.manifest["files"]["path_source_" + std::to_string(step)] = file;
+        manifest.files["path_source_" + std::to_string(step)] = file;
     }
 }
 
 // The profiler's evidence on the original and the winner, unless $OPTIML_PROFILE is "0".
 void add_evidence(const TuneRequest& request, MeasuringSession& session,
                   CandidateEvaluator& evaluator, const search::Result& result, TuningLog& log,
-                  cache::Entry& entry) {
+                  cache::Entry& entry, cache::EntryManifest& manifest) {
     const char* profile_env = std::getenv("OPTIML_PROFILE");
     if (profile_env && std::string(profile_env) == "0") return;
     auto evidence = collect_tuning_evidence(
@@ -371,15 +363,15 @@ void add_evidence(const TuneRequest& request, MeasuringSession& session,
     if (!evidence) return;
     entry.files["evidence.json"] = evidence->json.dump(2) + "\n";
     entry.files["evidence.md"] = evidence->markdown;
-    entry.manifest["files"]["evidence"] = "evidence.json";
-    entry.manifest["files"]["evidence_markdown"] = "evidence.md";
-    entry.manifest["evidence"] = evidence->summary;
+    manifest.files["evidence"] = "evidence.json";
+    manifest.files["evidence_markdown"] = "evidence.md";
+    manifest.evidence = evidence->summary;
 }
 
-void log_done(const cache::Entry& entry, const search::Result& result, const Throughput& throughput,
-              TuningLog& log) {
+void log_done(const cache::EntryManifest& manifest, const search::Result& result,
+              const Throughput& throughput, TuningLog& log) {
     const auto rounded = [](double value) { return std::to_string(std::lround(value)); };
-    log.line() << "done: " << entry_summary(entry.manifest) << "; " << result.trace.size()
+    log.line() << "done: " << entry_summary(manifest) << "; " << result.trace.size()
                << " evaluations in " << std::setprecision(3) << result.wall_s << " s ("
                << rounded(throughput.evaluations_per_minute) << "/min, "
                << rounded(throughput.compiles_per_minute) << " compiles/min, "
@@ -446,11 +438,12 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
     entry.key = request.key;
     entry.files["kernel.cubin"] = cubin->binary;
     entry.files["kernel.ptx"] = ptx.binary;
-    entry.manifest =
+    cache::EntryManifest manifest =
         entry_manifest(request, *session, searched, *cubin, compiler, devices_used, throughput);
-    add_derivation(searched, evaluator, entry);
-    add_evidence(request, *session, evaluator, result, log, entry);
-    log_done(entry, result, throughput, log);
+    add_derivation(searched, evaluator, entry, manifest);
+    add_evidence(request, *session, evaluator, result, log, entry, manifest);
+    log_done(manifest, result, throughput, log);
+    entry.manifest = cache::to_json(manifest);
     return entry;
 }
 

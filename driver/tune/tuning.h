@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/entry_manifest.h"
 #include "cache/store.h"
 #include "driver/llm/llm_config.h"
 #include "driver/measure/worker_client.h"
@@ -54,6 +55,6 @@ std::string utc_now();
 // One line: "block_size_x=512 items_per_thread=4, 0.081 ms vs original 0.240 ms (2.96x, cold L2;
 // warm L2 2.10x) on NVIDIA H200": the times and first speedup are those of the condition that
 // decided (timing_conditions.h).
-std::string entry_summary(const nlohmann::json& manifest);
+std::string entry_summary(const cache::EntryManifest& manifest);
 
 }  // namespace optiml::tune

@@ -34,6 +34,17 @@ const measure::DeviceInfo* ArchResolver::device_for(int arch) {
     return nullptr;
 }
 
+bool ArchResolver::take(cache::Found& found, const std::string& tag, ArchResult& result) {
+    try {
+        result.manifest = cache::read_entry_manifest(found.entry);
+    } catch (const cache::CacheError& e) {
+        log_ << tag << "warning: " << e.what() << "; treated as a miss\n";
+        return false;
+    }
+    result.entry = std::move(found.entry);
+    return true;
+}
+
 std::optional<ArchResult> ArchResolver::resolve(int arch) {
     const cache::KeyInputs inputs = identity::key_inputs(spec_, sources_, arch, llm_, &images_);
     const std::string key = cache::compute_key(inputs);
@@ -48,13 +59,11 @@ std::optional<ArchResult> ArchResolver::resolve(int arch) {
     result.fallback_reason = options_.mode == Mode::CacheOnly
                                  ? "OPTIML_MODE=cache-only"
                                  : "no GPU of that architecture to tune on";
-    if (auto found = caches_.fetch(key)) {
-        result.entry = std::move(found->entry);
+    if (auto found = caches_.fetch(key); found && take(*found, tag, result))
         where = std::move(found->where);
-    }
     if (result.entry && options_.mode != Mode::Retune) {
         log_ << tag << "cache hit " << key.substr(0, 12) << " (" << where
-             << "): " << tune::entry_summary(result.entry->manifest) << "\n";
+             << "): " << tune::entry_summary(result.manifest) << "\n";
     } else if (options_.mode == Mode::Auto || options_.mode == Mode::Retune) {
         const measure::DeviceInfo* device = nullptr;
         try {  // only the GPUs $OPTIML_DEVICES allows, the first of this arch timing
@@ -76,12 +85,11 @@ std::optional<ArchResult> ArchResolver::resolve(int arch) {
     if (!result.entry && key != base_key) {
         // Nothing tuned with this model, and no tuning here: the entry tuned without the LLM is
         // verified too, and better than the original kernel.
-        if (auto found = caches_.fetch(base_key)) {
-            result.entry = std::move(found->entry);
+        if (auto found = caches_.fetch(base_key); found && take(*found, tag, result)) {
             where = std::move(found->where);
             log_ << tag << "no entry tuned with the LLM model '" << llm_.model << "' ("
                  << key.substr(0, 12) << "); cache hit " << base_key.substr(0, 12) << " (" << where
-                 << ", tuned without it): " << tune::entry_summary(result.entry->manifest) << "\n";
+                 << ", tuned without it): " << tune::entry_summary(result.manifest) << "\n";
         }
     }
     result.declared = {name, result.entry ? result.entry->key : key,
@@ -127,6 +135,7 @@ ArchResolver::Tuning ArchResolver::tune(const measure::DeviceInfo& device,
         return Tuning::Failed;
     }
     result.entry = std::move(tuned);
+    result.manifest = cache::read_entry_manifest(*result.entry);
     if (caches_.store(*result.entry))  // locally; signed to a read-write remote
         log_ << tag << "published " << key.substr(0, 12) << " to the remote cache\n";
     // Builds without the endpoint get it too, unless they have their own.

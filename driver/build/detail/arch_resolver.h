@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cache/build_cache.h"
+#include "cache/entry_manifest.h"
 #include "cache/store.h"
 #include "driver/build/kernel_build.h"
 #include "driver/compile/image_cache.h"
@@ -20,6 +21,7 @@ namespace optiml::build::detail {
 
 struct ArchResult {
     std::optional<cache::Entry> entry;  // none: the original kernel
+    cache::EntryManifest manifest;      // the entry's, read
     identity::DeclaredArch declared;    // for the build manifest
     std::string fallback_reason;        // without an entry: why
 };
@@ -42,6 +44,9 @@ class ArchResolver {
     // The first GPU of `arch` that $OPTIML_DEVICES allows; probed on the first miss only. Throws
     // tune::DeviceListError.
     const measure::DeviceInfo* device_for(int arch);
+    // Takes `found` as the result's entry with its manifest read; false, with a warning, when
+    // this version cannot read it: a miss then, never a failed build.
+    bool take(cache::Found& found, const std::string& tag, ArchResult& result);
     enum class Tuning { Stored, Failed, StopBuild };
     // Tunes on `device`; the new entry replaces `result.entry` and is stored.
     Tuning tune(const measure::DeviceInfo& device, const cache::KeyInputs& inputs,

@@ -10,12 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cache/entry_manifest.h"
 #include "driver/report/detail/svg_chart.h"
 
 namespace optiml::report {
 
 // Two charts (ids "convergence-evaluations" and "convergence-time"); empty, with the reason in
 // `why`, when the trace holds no correct result.
-std::vector<Chart> convergence_charts(const nlohmann::json& manifest, std::string& why);
+std::vector<Chart> convergence_charts(const cache::EntryManifest& manifest, std::string& why);
 
 }  // namespace optiml::report

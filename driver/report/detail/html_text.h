@@ -9,4 +9,7 @@ namespace optiml::report {
 
 std::string escape_html(std::string_view text);
 
+// A manifest's text field as a report shows it: "?" where the entry does not record it.
+std::string or_unknown(const std::string& text);
+
 }  // namespace optiml::report

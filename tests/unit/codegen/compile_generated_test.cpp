@@ -48,7 +48,7 @@ Variant real_variant(const std::filesystem::path& source, const std::filesystem:
 
     Variant variant;
     variant.arch = "sm_90";
-    variant.parameters = parameters;
+    variant.winner.parameters = parameters;
     variant.cubin = test::read_file(cubin);
     variant.ptx = test::read_file(ptx);
     std::smatch entry;
@@ -182,13 +182,13 @@ TEST(CompileGenerated, LaunchArgumentsAndTheDropInFormCompileAndRun) {
 
 TEST(CompileGenerated, AProgramThatNeverLaunchesTheTunedKernelSaysSoWhenVerbose) {
     const spec::Spec spec = test::load_fixture("scale_matrix.optiml.json");
-    const std::filesystem::path dir = generate_into(
-        "never_launch", spec, {test::fake_variant("sm_90", {{"block_size_x", 256}})});
-    const test::CommandResult build = run_command(
-        nvcc + " -arch=sm_90 -std=c++17 -DNDEBUG -I" + quote(runtime_include) + " -I" +
-        quote(dir / "include") + " " + quote(dir / source_path("scale_matrix")) + " " +
-        quote(test::data_dir() / "never_launch.cpp") + " " + quote(runtime_library) + " -o " +
-        quote(dir / "program"));
+    const std::filesystem::path dir =
+        generate_into("never_launch", spec, {test::fake_variant("sm_90", {{"block_size_x", 256}})});
+    const test::CommandResult build =
+        run_command(nvcc + " -arch=sm_90 -std=c++17 -DNDEBUG -I" + quote(runtime_include) + " -I" +
+                    quote(dir / "include") + " " + quote(dir / source_path("scale_matrix")) + " " +
+                    quote(test::data_dir() / "never_launch.cpp") + " " + quote(runtime_library) +
+                    " -o " + quote(dir / "program"));
     ASSERT_EQ(build.exit_code, 0) << build.output;
     const test::CommandResult quiet = run_command(quote(dir / "program"));
     EXPECT_EQ(quiet.exit_code, 0) << quiet.output;

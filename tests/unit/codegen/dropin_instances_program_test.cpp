@@ -33,7 +33,7 @@ Variant original_at(const std::filesystem::path& dir, int tile) {
     EXPECT_EQ(built.exit_code, 0) << built.output;
     Variant original;
     original.arch = "sm_90";
-    original.parameters = {{"tile_size", tile}};
+    original.winner.parameters = {{"tile_size", tile}};
     original.cubin = test::read_file(cubin);
     original.ptx = test::read_file(ptx);
     std::smatch entry;

@@ -141,9 +141,9 @@ TEST_F(SaxpyLauncher, CommentBlockSaysWhatEachArchitectureRunsAndWhy) {
 TEST(DerivedVariant, TheCommentNamesItsSourceTransformationsAndOptions) {
     const spec::Spec spec = load_fixture("saxpy.optiml.json");
     Variant derived = fake_variant("sm_90", {{"block_size_x", 512}, {"items_per_thread", 4}});
-    derived.source_id = "3fa2c1b0d4e5f60718293a4b5c6d7e8f";
-    derived.transformations = {"__launch_bounds__(512)", "unroll 4"};
-    derived.options = {"-maxrregcount=64"};
+    derived.winner.source_id = "3fa2c1b0d4e5f60718293a4b5c6d7e8f";
+    derived.winner.transformations = {"__launch_bounds__(512)", "unroll 4"};
+    derived.winner.options = {"-maxrregcount=64"};
     const std::string source = generate_launcher(spec, {derived}, {}).source;
     const std::string top = source.substr(0, source.find("\n\n") + 1);
     EXPECT_NE(top.find("//     source: derived 3fa2c1b0d4e5 by __launch_bounds__(512), unroll 4"),

@@ -21,7 +21,7 @@ spec::Spec load_fixture(const std::string& spec_file) {
 Variant fake_variant(const std::string& arch, std::map<std::string, std::int64_t> parameters) {
     Variant variant;
     variant.arch = arch;
-    variant.parameters = std::move(parameters);
+    variant.winner.parameters = std::move(parameters);
     variant.lowered_name = "_Z5saxpyifPKfPf";
     variant.cubin = std::string(
         "\x7f"

@@ -199,7 +199,7 @@ TEST_F(ConditionTuning, WarmDecidesWhenTheSpecSaysSo) {
 // The build line says which condition its speedup is, and gives the other's.
 TEST_F(ConditionTuning, TheBuildLineNamesTheCondition) {
     const json m = tune({{"decide_by", "warm"}});
-    const std::string line = tune::entry_summary(m);
+    const std::string line = tune::entry_summary(cache::read_entry_manifest(m, "test"));
     EXPECT_NE(line.find("(2.00x, warm L2; cold L2 0.85x)"), std::string::npos) << line;
     EXPECT_NE(log_.find("(2.00x, warm L2; cold L2 0.85x)"), std::string::npos) << log_;
 }
@@ -209,9 +209,11 @@ TEST(BuildLine, AnEntryFromBeforeBothConditionsWasTimedCold) {
         {"parameters", {{"block_size_x", 512}}},   {"time_ms", {{"median", 0.081}}},
         {"original_time_ms", {{"median", 0.240}}}, {"speedup", 2.96},
         {"device", {{"name", "NVIDIA H200"}}},     {"timing", {{"cold_cache", "flush"}}}};
-    EXPECT_EQ(tune::speedup_condition(m), "cold L2");
-    EXPECT_NE(tune::entry_summary(m).find("(2.96x, cold L2) on NVIDIA H200"), std::string::npos)
-        << tune::entry_summary(m);
+    EXPECT_EQ(tune::speedup_condition(cache::read_entry_manifest(m, "test")), "cold L2");
+    EXPECT_NE(tune::entry_summary(cache::read_entry_manifest(m, "test"))
+                  .find("(2.96x, cold L2) on NVIDIA H200"),
+              std::string::npos)
+        << tune::entry_summary(cache::read_entry_manifest(m, "test"));
 }
 
 }  // namespace

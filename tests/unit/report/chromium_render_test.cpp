@@ -108,7 +108,8 @@ const auto kNoSources = [](const std::string&) -> std::optional<std::string> {
 
 TEST_F(ChromiumRender, TheMatmulSeedPageRendersItsConvergenceAndPath) {
     const cache::Entry entry = rendered_matmul_seed();
-    const fs::path page = write_page("matmul-seed", {entry.key, entry.manifest, {}, kNoSources});
+    const fs::path page =
+        write_page("matmul-seed", {entry.key, cache::read_entry_manifest(entry), {}, kNoSources});
     const std::string dom = dump_dom(page);
     ASSERT_NE(dom.find("<body"), std::string::npos) << "chromium printed no DOM: " << dom;
     const std::string curve = svg_element(dom, "convergence-evaluations");
@@ -125,8 +126,9 @@ TEST_F(ChromiumRender, WithEvidenceTheRooflinePlacesEveryVariantUnderTheCeilings
     const cache::Entry entry = rendered_matmul_seed();
     std::ifstream in(fs::path(OPTIML_SOURCE_DIR) / "tests/data/h200/matmul_tuning_evidence.json");
     const nlohmann::json evidence = nlohmann::json::parse(in);
-    const fs::path page = write_page("matmul-seed-with-h200-evidence",
-                                     {entry.key, entry.manifest, evidence, kNoSources});
+    const fs::path page =
+        write_page("matmul-seed-with-h200-evidence",
+                   {entry.key, cache::read_entry_manifest(entry), evidence, kNoSources});
     const std::string dom = dump_dom(page);
     const std::string roofline = svg_element(dom, "roofline");
     ASSERT_FALSE(roofline.empty()) << dom.substr(0, 2000);

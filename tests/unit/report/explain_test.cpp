@@ -7,9 +7,13 @@
 namespace optiml::report {
 namespace {
 
+cache::EntryManifest typed(const nlohmann::json& manifest) {
+    return cache::read_entry_manifest(manifest, "test manifest");
+}
+
 TEST(Explain, TellsEachStepsChangeReasonEvidenceMetricsAndGain) {
     const auto sources = tree_sources;
-    const std::string text = explain(manifest_with_tree(), sources);
+    const std::string text = explain(typed(manifest_with_tree()), sources);
     EXPECT_NE(text.find("1. [rewrite] unroll line 2 by 4"), std::string::npos) << text;
     EXPECT_NE(text.find("why: the loop holds dominant stall stall-1 [evidence: stall-1]"),
               std::string::npos)
@@ -23,13 +27,13 @@ TEST(Explain, TellsEachStepsChangeReasonEvidenceMetricsAndGain) {
 
 TEST(Explain, WithoutTheTextsOrTheTreeItSaysSo) {
     const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-    EXPECT_NE(explain(manifest_with_tree(), none).find("no diff"), std::string::npos);
+    EXPECT_NE(explain(typed(manifest_with_tree()), none).find("no diff"), std::string::npos);
     nlohmann::json plain = manifest_with_tree();
     plain["search"].erase("tree");
-    EXPECT_NE(explain(plain, none).find("no transformation tree"), std::string::npos);
+    EXPECT_NE(explain(typed(plain), none).find("no transformation tree"), std::string::npos);
     nlohmann::json broken = manifest_with_tree();
     broken["search"]["tree"]["nodes"][1].erase("reward");
-    EXPECT_THROW(explain(broken, none), std::exception);
+    EXPECT_THROW(explain(typed(broken), none), std::exception);
 }
 
 TEST(Explain, ShowsTheLlmLayersEarMetricsJudgeAndRejections) {
@@ -52,7 +56,7 @@ TEST(Explain, ShowsTheLlmLayersEarMetricsJudgeAndRejections) {
             {{{"attempt", 1}, {"stage", "compile"}, {"reason", "it does not compile:\n..."}},
              {{"attempt", 2}, {"stage", "accepted"}, {"reason", ""}}}}}}}};
     const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-    const std::string text = explain(m, none);
+    const std::string text = explain(typed(m), none);
     EXPECT_NE(text.find("1. [llm] unroll line 2 by 4"), std::string::npos) << text;
     EXPECT_NE(text.find("EAR: evidence coverage 100%, localization 50%, directional "
                         "consistency n/a"),

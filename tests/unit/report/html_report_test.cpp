@@ -122,7 +122,7 @@ TEST(ConvergenceChart, BestSoFarImprovesMonotonicallyAndSplitsThePhases) {
         row(3, 3, false), {{"status", "mismatch"}, {"elapsed_s", 3.5}, {"parameters", {{"b", 2}}}},
         row(2, 4, true),  row(2.5, 5, true)};
     std::string why;
-    const auto charts = convergence_charts(manifest, why);
+    const auto charts = convergence_charts(cache::read_entry_manifest(manifest, "test"), why);
     ASSERT_EQ(charts.size(), 2u) << why;
     const auto parameters = series(charts[0], "phase-parameters");
     EXPECT_EQ(parameters.name, "parameters (random)");
@@ -140,8 +140,9 @@ TEST(ConvergenceChart, BestSoFarImprovesMonotonicallyAndSplitsThePhases) {
 
 TEST(HtmlReport, TheSeedEntrysPageShowsWhatItRecordsAndNamesWhatItLacks) {
     const cache::Entry entry = matmul_seed();
-    const std::string html = render_html_report(
-        {entry.key, entry.manifest, std::nullopt, [](const std::string&) { return std::nullopt; }});
+    const std::string html =
+        render_html_report({entry.key, cache::read_entry_manifest(entry), std::nullopt,
+                            [](const std::string&) { return std::nullopt; }});
     EXPECT_NE(html.find("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"convergence-evaluations\""),
               std::string::npos);
     EXPECT_EQ(html.find("id=\"roofline\""), std::string::npos);
@@ -164,8 +165,9 @@ TEST(HtmlReport, WithEvidenceItDrawsTheRooflineAndListsTheDominantStalls) {
     const cache::Entry entry = matmul_seed();
     const nlohmann::json evidence =
         read_json(kSource / "tests/data/h200/matmul_tuning_evidence.json");
-    const std::string html = render_html_report(
-        {entry.key, entry.manifest, evidence, [](const std::string&) { return std::nullopt; }});
+    const std::string html =
+        render_html_report({entry.key, cache::read_entry_manifest(entry), evidence,
+                            [](const std::string&) { return std::nullopt; }});
     EXPECT_NE(html.find("id=\"roofline\""), std::string::npos);
     // The variants timed but not profiled are named as missing from the chart.
     EXPECT_NE(html.find("only the " + std::to_string(evidence["selection_table"]["rows"].size()) +
@@ -183,7 +185,8 @@ TEST(HtmlReport, WithEvidenceItDrawsTheRooflineAndListsTheDominantStalls) {
 // The winning path is explain()'s account, its diff lines marked for colour, its text escaped.
 TEST(HtmlReport, TheWinningPathShowsTheStepsDiffInColour) {
     const std::string html = render_html_report(
-        {std::string(64, 'a'), manifest_with_tree(), std::nullopt, tree_sources});
+        {std::string(64, 'a'), cache::read_entry_manifest(manifest_with_tree(), "test"),
+         std::nullopt, tree_sources});
     EXPECT_NE(html.find("<span class=\"diff-add\">     +#pragma unroll 4</span>"),
               std::string::npos)
         << html;
