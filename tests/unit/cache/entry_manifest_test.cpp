@@ -43,10 +43,10 @@ TEST_P(SeedManifest, ReadThenWrittenKeepsEveryFieldAsStored) {
     EXPECT_EQ(manifest.arch, "sm_90");
     EXPECT_GT(manifest.speedup, 0.0);
     EXPECT_EQ(manifest.winner.parameters, entry.manifest.at("parameters").get<search::Config>());
-    EXPECT_EQ(manifest.file("cubin"), entry.manifest.at("files").at("cubin"));
+    EXPECT_EQ(manifest.file("cubin"), entry.manifest.at("files").at("cubin").get<std::string>());
     EXPECT_TRUE(entry.files.contains(manifest.file("cubin")));
     // The store's own fields are kept, not interpreted.
-    EXPECT_EQ(manifest.other.at("key"), entry.key);
+    EXPECT_EQ(manifest.other.at("key").get<std::string>(), entry.key);
     EXPECT_TRUE(manifest.other.contains("sha256"));
 }
 
