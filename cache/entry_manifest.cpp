@@ -41,8 +41,9 @@ class FieldReader {
 
     [[noreturn]] void fail(const std::string& field, const std::string& expected) const {
         throw CacheError(where_ + ": manifest field \"" + field + "\" is not " + expected +
-                         "; the entry was written by another tool or edited by hand: remove it "
-                         "with `optiml cache gc` (the next build tunes the kernel again)");
+                         "; the entry was written by another tool or edited by hand: delete the "
+                         "entry's folder (a build with a GPU tunes the kernel again; until "
+                         "then the original kernel ships)");
     }
 
   private:

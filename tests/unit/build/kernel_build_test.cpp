@@ -95,6 +95,26 @@ TEST_F(KernelBuildTest, RetuneWithoutAGpuKeepsTheCachedEntry) {
     EXPECT_NE(generated().find("vector_size=4"), std::string::npos);
 }
 
+// A hit whose manifest this version cannot read is a miss with its reason: the build goes on
+// with the original kernel, never fails on it.
+TEST_F(KernelBuildTest, AnUnreadableManifestIsAMissThatSaysWhy) {
+    fs::create_directories(dir_);
+    fs::copy(options_.seeds.front(), options_.cache_dir, fs::copy_options::recursive);
+    options_.seeds.clear();
+    for (const auto& file : fs::recursive_directory_iterator(options_.cache_dir)) {
+        if (file.path().filename() != "manifest.json") continue;
+        fs::permissions(file.path(), fs::perms::owner_write, fs::perm_options::add);
+        nlohmann::json manifest = nlohmann::json::parse(test::read_text(file.path()));
+        manifest["speedup"] = "fast";
+        std::ofstream(file.path()) << manifest.dump(2);
+    }
+    const std::string log = build();
+    EXPECT_NE(log.find("manifest field \"speedup\" is not a number"), std::string::npos) << log;
+    EXPECT_NE(log.find("treated as a miss"), std::string::npos) << log;
+    EXPECT_EQ(log.find("cache hit"), std::string::npos) << log;
+    EXPECT_EQ(generated().find("vector_size=4"), std::string::npos);
+}
+
 TEST_F(KernelBuildTest, OffModeIgnoresEveryCache) {
     options_.mode = build::Mode::Off;
     const std::string log = build();

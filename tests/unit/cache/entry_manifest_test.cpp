@@ -97,7 +97,7 @@ TEST(EntryManifest, AFieldOfTheWrongTypeIsNamedWithWhereAndTheFix) {
     const std::string speedup = message({{"speedup", "fast"}});
     EXPECT_NE(speedup.find("entries/ab/ab12/manifest.json"), std::string::npos) << speedup;
     EXPECT_NE(speedup.find("\"speedup\" is not a number"), std::string::npos) << speedup;
-    EXPECT_NE(speedup.find("optiml cache gc"), std::string::npos) << speedup;
+    EXPECT_NE(speedup.find("delete the entry's folder"), std::string::npos) << speedup;
     EXPECT_NE(message({{"device", {{"name", 7}}}}).find("\"device.name\" is not a string"),
               std::string::npos);
     EXPECT_NE(message({{"search", {{"budget", {{"seconds", "x"}}}}}})
