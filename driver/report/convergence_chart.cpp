@@ -11,8 +11,8 @@
 namespace optiml::report {
 
 std::vector<Chart> convergence_charts(const cache::EntryManifest& manifest, std::string& why) {
-    const nlohmann::json trace =
-        manifest.trace.is_array() ? manifest.trace : nlohmann::json::array();
+    static const nlohmann::json kNoTrace = nlohmann::json::array();
+    const nlohmann::json& trace = manifest.trace.is_array() ? manifest.trace : kNoTrace;
     std::string strategy = manifest.search.strategy.empty() ? "search" : manifest.search.strategy;
     if (const auto plus = strategy.find(" + transformations"); plus != std::string::npos)
         strategy.resize(plus);
