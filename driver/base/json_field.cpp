@@ -98,7 +98,9 @@ void JsonField::expect_object(const std::string& expected) const {
 }
 
 void JsonField::allow_only(const std::vector<std::string>& allowed) const {
-    for (const auto& [key, value] : json().items()) {
+    for (const auto& item : json().items()) {
+        // A named reference, not a structured binding: clang 14's lambdas cannot capture those.
+        const std::string& key = item.key();
         if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
         std::vector<std::string> sorted = allowed;
         std::sort(sorted.begin(), sorted.end());

@@ -49,7 +49,8 @@ class VariantChecker {
                      "a value for every parameter of the spec (retune: OPTIML_MODE=retune)");
             }
         }
-        for (const auto& [name, value] : variant.winner.parameters) {
+        for (const auto& parameter_value : variant.winner.parameters) {
+            const std::string& name = parameter_value.first;  // clang 14 captures no bindings
             const bool known = std::any_of(
                 spec_.parameters.begin(), spec_.parameters.end(),
                 [&](const spec::Parameter& parameter) { return parameter.name == name; });

@@ -408,11 +408,13 @@ void retune_kernel(RetuneRun& run, const identity::DeclaredKernel& kernel) {
 void warn_of_unclaimed_replays(const std::map<std::string, search::Recording>& replays,
                                const std::vector<identity::DeclaredKernel>& declared,
                                std::ostream& log) {
-    for (const auto& [name, recording] : replays)
+    for (const auto& [kernel_name, recording] : replays) {
+        const std::string& name = kernel_name;  // clang 14's lambdas capture no bindings
         if (std::none_of(declared.begin(), declared.end(),
                          [&](const identity::DeclaredKernel& d) { return d.name == name; }))
             log << "optiml: warning: " << recording.file << " stands for kernel " << name
                 << ", which the build does not declare\n";
+    }
 }
 
 // retune-report.{json,md} in `dir`, created if needed. Throws when either cannot be written.
