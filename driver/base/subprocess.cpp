@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <climits>
 #include <csignal>
+#include <thread>
 
 extern char** environ;
 
@@ -235,6 +236,30 @@ void Subprocess::kill() {
     }
     pid_ = -1;
     foreground_.reset();
+}
+
+bool Subprocess::finish(std::chrono::milliseconds grace) {
+    close_if_open(input_);
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    bool exited = false;
+    while (pid_ > 0 && !exited) {
+        int status = 0;
+        const pid_t got = waitpid(pid_, &status, WNOHANG);
+        if (got == pid_) {
+            exited = true;
+            // Reaped: kill() then only ends what it left running in its process group.
+            if (own_process_group_) ::kill(-pid_, SIGKILL);
+            pid_ = -1;
+        } else if (got < 0 && errno != EINTR) {
+            break;
+        } else if (std::chrono::steady_clock::now() >= deadline) {
+            break;
+        } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+    kill();
+    return exited;
 }
 
 void Subprocess::close_pipes() {

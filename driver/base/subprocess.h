@@ -96,6 +96,11 @@ class Subprocess {
     // it leads one) and reaps it.
     void kill();
 
+    // The polite end: closes the child's stdin and gives it `grace` to exit by itself (a worker
+    // then tears its GPU context down, and a tool wrapping it, such as compute-sanitizer, writes
+    // its report), then kill(). True when it exited within the grace.
+    bool finish(std::chrono::milliseconds grace);
+
   private:
     struct SignalsIgnored;
     void close_pipes();

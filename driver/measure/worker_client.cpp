@@ -16,6 +16,10 @@ namespace {
 constexpr const char* kWorkerFix =
     "build or install optiml-worker beside optiml, or set OPTIML_WORKER to its path";
 
+// How long an idle worker may take to exit once its input ends: a context teardown takes
+// milliseconds; a tool wrapping the worker (compute-sanitizer's leak check) takes seconds.
+constexpr std::chrono::milliseconds kWorkerExitGrace{10000};
+
 bool cuda_driver_present() {
     void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (!library) return false;
@@ -36,7 +40,9 @@ WorkerProcess::WorkerProcess(fs::path executable, bool quiet)
     : executable_(std::move(executable)), quiet_(quiet) {}
 
 WorkerProcess::~WorkerProcess() {
-    stop();
+    // At the end of a session the worker is idle: end of input, and it exits by itself (a
+    // hung one was already killed by the request that timed out).
+    process_.finish(kWorkerExitGrace);
 }
 
 void WorkerProcess::start() {

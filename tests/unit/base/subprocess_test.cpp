@@ -123,6 +123,37 @@ TEST(Subprocess, AHangTimesOutAndIsKilledWithWhatItStarted) {
     EXPECT_TRUE(ended(sleeper)) << "the group's other process survived";
 }
 
+// finish(): the end of its input lets a child end its own way (the worker's GPU teardown, a
+// sanitizer's report); one that ignores it is killed once the grace is over, with what it started.
+TEST(Subprocess, FinishLetsAChildEndByItselfOnEndOfInput) {
+    const fs::path marker = fs::temp_directory_path() / ("finish-" + std::to_string(getpid()));
+    fs::remove(marker);
+    Subprocess process;
+    ASSERT_FALSE(process.start(piped("cat >/dev/null; echo after-input > " + marker.string()))
+                     .has_value());
+    ASSERT_TRUE(process.write_input("a request\n"));
+    EXPECT_TRUE(process.finish(10s));
+    EXPECT_FALSE(process.running());
+    EXPECT_EQ(read_file(marker), "after-input\n") << "the child did not run to its own end";
+    fs::remove(marker);
+}
+
+TEST(Subprocess, FinishKillsAChildThatIgnoresTheEndOfInputWithWhatItStarted) {
+    SpawnOptions options = piped("sleep 30 & echo $!; wait");
+    options.own_process_group = true;
+    Subprocess process;
+    ASSERT_FALSE(process.start(options).has_value());
+    std::string text;
+    while (text.find('\n') == std::string::npos)
+        ASSERT_EQ(process.read_output(text, in(10s)), Subprocess::Read::Data);
+    const pid_t sleeper = std::stoi(text);
+    const pid_t shell_pid = process.pid();
+    EXPECT_FALSE(process.finish(100ms));
+    EXPECT_FALSE(process.running());
+    EXPECT_TRUE(ended(shell_pid));
+    EXPECT_TRUE(ended(sleeper)) << "the group's other process survived";
+}
+
 // A child's death reads as an end of file, not as a hang, while another child started after it
 // runs: that one does not hold the first one's pipe ends.
 TEST(Subprocess, ADeathIsAnEndOfFileWhileAnotherChildRuns) {
