@@ -140,13 +140,7 @@ std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
     const std::filesystem::path where = config_.url + path;
     Entry entry;
     entry.key = key;
-    try {
-        entry.manifest = nlohmann::json::parse(response.body);
-    } catch (const nlohmann::json::parse_error&) {
-        throw DamagedEntryError(where.string() + ": not valid JSON; " + kRepublish);
-    }
-    if (!entry.manifest.is_object())
-        throw DamagedEntryError(where.string() + ": not a JSON object; " + kRepublish);
+    entry.manifest = detail::parse_manifest_text(response.body, where, kRepublish);
     for (const auto& [name, digest] :
          detail::recorded_hashes(entry.manifest, where, key, kRepublish))
         entry.files.emplace(name, fetch_blob(key, name, digest));

@@ -54,9 +54,11 @@ void TrustedKeys::require_signed(const Entry& entry, const std::string& where) c
             "publish it again");
     }
     const bool well_formed =
-        signature->is_object() && signature->value("algorithm", "") == "ed25519" &&
-        signature->contains("public_key") && (*signature)["public_key"].is_string() &&
-        signature->contains("value") && (*signature)["value"].is_string();
+        // value("algorithm", "") would throw nlohmann's type_error for a non-string algorithm.
+        signature->is_object() && signature->contains("algorithm") &&
+        (*signature)["algorithm"] == "ed25519" && signature->contains("public_key") &&
+        (*signature)["public_key"].is_string() && signature->contains("value") &&
+        (*signature)["value"].is_string();
     if (!well_formed) {
         throw UntrustedEntryError(what +
                                   "has a malformed \"signature\" (expected algorithm \"ed25519\", "

@@ -13,10 +13,14 @@ if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
     export PATH=/usr/local/cuda/bin:$PATH
 fi
 sanitizers=-fsanitize=fuzzer-no-link,address,undefined
+# Shared libraries (liboptiml-activity.so, which the profiler's library depends on being built)
+# link with --no-undefined: they name the sanitizers' runtime as a shared library, since clang
+# puts the static one only into programs. No fuzz target loads them.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_UNITY_BUILD=ON -DOPTIML_FUZZ=ON \
     -DCMAKE_CXX_FLAGS="$sanitizers -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined -shared-libasan" >/dev/null
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
     mapfile -t targets < <(sed -n 's/^optiml_fuzz_target(\([a-z_]*\).*/\1/p' tests/fuzz/targets.cmake)

@@ -39,17 +39,7 @@ LineColumn position_of(const std::string& text, std::size_t byte) {
 nlohmann::json parse_manifest(const std::filesystem::path& path, const std::string& fix) {
     std::optional<std::string> text = read_file(path);
     if (!text) damaged(path, "missing", fix);
-    try {
-        nlohmann::json manifest = nlohmann::json::parse(*text);
-        if (!manifest.is_object()) damaged(path, "not a JSON object", fix);
-        return manifest;
-    } catch (const nlohmann::json::parse_error& error) {
-        LineColumn at = position_of(*text, error.byte);
-        damaged(path,
-                "not valid JSON (line " + std::to_string(at.line) + ", column " +
-                    std::to_string(at.column) + ")",
-                fix);
-    }
+    return parse_manifest_text(*text, path, fix);
 }
 
 Entry read_entry(const std::filesystem::path& directory, const std::string& key,
@@ -81,6 +71,25 @@ bool is_folder(const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+nlohmann::json parse_manifest_text(const std::string& text, const std::filesystem::path& where,
+                                   const std::string& fix) {
+    nlohmann::json manifest;
+    try {
+        manifest = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& error) {
+        LineColumn at = position_of(text, error.byte);
+        damaged(where,
+                "not valid JSON (line " + std::to_string(at.line) + ", column " +
+                    std::to_string(at.column) + ")",
+                fix);
+    } catch (const nlohmann::json::out_of_range&) {
+        // nlohmann reports a number beyond a double's range (1e400) so, not as a parse_error.
+        damaged(where, "not valid JSON (a number too large for a double)", fix);
+    }
+    if (!manifest.is_object()) damaged(where, "not a JSON object", fix);
+    return manifest;
+}
 
 std::map<std::string, std::string> recorded_hashes(const nlohmann::json& manifest,
                                                    const std::filesystem::path& path,

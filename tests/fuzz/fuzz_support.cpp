@@ -20,6 +20,10 @@ const std::filesystem::path& scratch_folder() {
 std::filesystem::path write_input(const std::string& name, std::string_view bytes) {
     const std::filesystem::path path = scratch_folder() / name;
     std::filesystem::create_directories(path.parent_path());
+    // A new file each time, not the old one truncated: ext4 writes a truncated file back to the
+    // disk when it is closed (auto_da_alloc), which made a target spend most of its time waiting.
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!out.flush()) finding("cannot write the input to " + path.string());

@@ -1,4 +1,6 @@
 # The fuzz targets: optiml_fuzz_target(NAME LIBS ... SEEDS ...), defined in CMakeLists.txt.
 optiml_fuzz_target(spec LIBS optiml_spec
                    SEEDS examples/*.optiml.json tests/data/kernels/*.optiml.json)
+optiml_fuzz_target(entry_manifest LIBS optiml_cache
+                   SEEDS examples/*/optiml-seed/*manifest.json tests/fuzz/seeds/entry_manifest/*)
 optiml_fuzz_target(expr LIBS optiml_spec SEEDS tests/fuzz/seeds/expr/*)

@@ -64,6 +64,17 @@ TEST_F(DamagedEntry, CorruptManifestNamesTheLine) {
     EXPECT_NE(message.find("optiml cache gc"), std::string::npos) << message;
 }
 
+// Found by fuzzing (issue 30): nlohmann reports a number beyond a double as out_of_range, which
+// escaped the reader instead of naming the damaged manifest.
+TEST_F(DamagedEntry, ManifestWithANumberTooLargeForADoubleIsDetected) {
+    overwrite("manifest.json", "{\"key\": \"x\", \"speedup\": 0.11e3092639999389648438}");
+    const std::string message = damage_message();
+    EXPECT_NE(message.find(file("manifest.json").string() + ": not valid JSON (a number too large"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("optiml cache gc"), std::string::npos) << message;
+}
+
 TEST_F(DamagedEntry, MissingManifestIsDetected) {
     std::filesystem::remove(file("manifest.json"));
     EXPECT_NE(damage_message().find("manifest.json: missing"), std::string::npos);

@@ -93,6 +93,18 @@ TEST_F(SignatureTest, AManifestEditedAfterSigningIsRejected) {
     EXPECT_NE(rejection(trusting("runner"), entry).find("does not match"), std::string::npos);
 }
 
+// Found by fuzzing (issue 30): an algorithm that is not a string escaped as nlohmann's type_error.
+TEST_F(SignatureTest, ASignatureWhoseAlgorithmIsNotAStringIsRejectedAsMalformed) {
+    Entry entry = signed_entry(sample_entry("odd"), make_key("runner"));
+    for (const nlohmann::json& algorithm : {nlohmann::json(5), nlohmann::json::array(),
+                                            nlohmann::json(nullptr), nlohmann::json(true)}) {
+        entry.manifest["signature"]["algorithm"] = algorithm;
+        const std::string why = rejection(trusting("runner"), entry);
+        EXPECT_NE(why.find("has a malformed \"signature\""), std::string::npos) << why;
+        EXPECT_NE(why.find("seed /somewhere"), std::string::npos) << why;
+    }
+}
+
 TEST_F(SignatureTest, ASignatureSurvivesTheStoreAndCoversEveryFileDigest) {
     const SigningKey key = make_key("runner");
     const Entry entry = signed_entry(sample_entry("stored"), key);
