@@ -9,15 +9,12 @@
 #include "cache/detail/file_io.h"
 #include "cache/detail/layout.h"
 #include "cache/detail/manifest.h"
+#include "cache/detail/remote_fetch.h"
 #include "cache/key.h"
 
 namespace optiml::cache {
 
 namespace {
-
-constexpr const char* kRepublish =
-    "the remote's copy is damaged or was tampered with; it is not used. Publish the entry "
-    "again from a tuning runner (`optiml cache push`), or delete it on the server";
 
 std::string http_reason(long status) {
     switch (status) {
@@ -131,43 +128,13 @@ void RemoteHttpBackend::fail(const std::string& what, const std::string& method,
 std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
     detail::require_valid_key(key);
     if (unavailable_) return std::nullopt;
-    const std::string path = "/ac/" + key;
-    const base::HttpResponse response = request("GET", path);
-    if (response.status == 404) return std::nullopt;
-    if (!is_success(response.status))
-        fail("cannot read", "GET", path, response.status, response.transport_error);
-
-    const std::filesystem::path where = config_.url + path;
-    Entry entry;
-    entry.key = key;
-    entry.manifest = detail::parse_manifest_text(response.body, where, kRepublish);
-    for (const auto& [name, digest] :
-         detail::recorded_hashes(entry.manifest, where, key, kRepublish))
-        entry.files.emplace(name, fetch_blob(key, name, digest));
-    return entry;
-}
-
-std::string RemoteHttpBackend::fetch_blob(const std::string& key, const std::string& name,
-                                          const std::string& digest) {
-    const std::string path = "/cas/" + digest;
-    const std::string what =
-        config_.url + path + " (" + name + " of entry " + key.substr(0, 12) + ")";
-    if (!detail::is_valid_key(digest))  // a digest is a SHA-256, like a key
-        throw DamagedEntryError(what + ": the manifest's digest is not a SHA-256; " + kRepublish);
-    base::HttpResponse response = request("GET", path);
-    if (response.status == 404)
-        throw DamagedEntryError(what + ": missing on the server; " + kRepublish);
-    if (!is_success(response.status))
-        fail("cannot read", "GET", path, response.status, response.transport_error);
-    const std::string actual = sha256_hex(response.body);
-    if (actual != digest) {
-        throw DamagedEntryError(what + ": SHA-256 of the " + std::to_string(response.body.size()) +
-                                " bytes received is " + actual +
-                                ", not the digest it is stored under (the blob was changed or "
-                                "truncated); " +
-                                kRepublish);
-    }
-    return std::move(response.body);
+    // What the answers mean is remote_fetch.h's; how they travel and what an unusable one does
+    // to the backend are this class's.
+    return detail::entry_from_answers(
+        config_.url, key, [this](const std::string& path) { return request("GET", path); },
+        [this](const std::string& path, const base::HttpResponse& response) {
+            fail("cannot read", "GET", path, response.status, response.transport_error);
+        });
 }
 
 bool RemoteHttpBackend::contains(const std::string& key) {

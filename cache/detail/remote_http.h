@@ -55,8 +55,6 @@ class RemoteHttpBackend final : public Backend {
     [[noreturn]] void fail(const std::string& what, const std::string& method,
                            const std::string& path, long status,
                            const std::string& transport_error);
-    std::string fetch_blob(const std::string& key, const std::string& name,
-                           const std::string& digest);
     void put(const std::string& path, const std::string& body);
     std::filesystem::path down_marker() const;
 

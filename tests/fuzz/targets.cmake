@@ -4,3 +4,4 @@ optiml_fuzz_target(spec LIBS optiml_spec
 optiml_fuzz_target(entry_manifest LIBS optiml_cache
                    SEEDS examples/*/optiml-seed/*manifest.json tests/fuzz/seeds/entry_manifest/*)
 optiml_fuzz_target(expr LIBS optiml_spec SEEDS tests/fuzz/seeds/expr/*)
+optiml_fuzz_target(remote_response LIBS optiml_cache SEEDS tests/fuzz/seeds/remote_response/*)
