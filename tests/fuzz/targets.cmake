@@ -5,3 +5,5 @@ optiml_fuzz_target(entry_manifest LIBS optiml_cache
                    SEEDS examples/*/optiml-seed/*manifest.json tests/fuzz/seeds/entry_manifest/*)
 optiml_fuzz_target(expr LIBS optiml_spec SEEDS tests/fuzz/seeds/expr/*)
 optiml_fuzz_target(remote_response LIBS optiml_cache SEEDS tests/fuzz/seeds/remote_response/*)
+optiml_fuzz_target(llm_response LIBS optiml_llm
+                   SEEDS tests/data/llm/*.md tests/fuzz/seeds/llm_response/*)
