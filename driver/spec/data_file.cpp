@@ -3,9 +3,11 @@
 // and shape are checked against the spec before any byte is used.
 #include "driver/spec/data_file.h"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 namespace optiml::spec {
@@ -68,8 +70,11 @@ DataFileLayout inspect_npy(const std::filesystem::path& path, const std::string&
     // Headers are padded to 64 bytes and short; numpy itself warns beyond a few kilobytes.
     constexpr std::size_t kHeaderLimit = 1 << 20;
     NpyHeader header;
+    std::uint64_t element_count = 0;
     try {
-        header = parse_npy_header(read_prefix(path, label, kHeaderLimit));
+        header = parse_npy_header(read_prefix(
+            path, label, std::min<std::uint64_t>(kHeaderLimit, file_size(path, label))));
+        element_count = header.element_count();  // throws when the shape's product overflows
     } catch (const DataFileError& error) {
         throw DataFileError(label + ": " + error.what(), error.fix());
     }
@@ -88,13 +93,16 @@ DataFileLayout inspect_npy(const std::filesystem::path& path, const std::string&
     if (header.fortran_order)
         throw DataFileError(label + " is in Fortran (column-major) order",
                             "C order: save numpy.ascontiguousarray(a)");
-    DataFileLayout layout{header.element_count(), header.data_offset,
-                          "shape " + shape_text(header.shape)};
+    DataFileLayout layout{element_count, header.data_offset, "shape " + shape_text(header.shape)};
     const std::uint64_t data_bytes = file_size(path, label) - header.data_offset;
-    if (data_bytes != layout.element_count * size_of(type))
+    // A shape whose bytes do not fit 64 bits must not wrap around to the file's size.
+    const bool too_large =
+        element_count > std::numeric_limits<std::uint64_t>::max() / size_of(type);
+    if (too_large || data_bytes != element_count * size_of(type))
         throw DataFileError(label + " is truncated: its header says shape " +
                                 shape_text(header.shape) + " (" +
-                                std::to_string(layout.element_count * size_of(type)) +
+                                (too_large ? std::string("more than 2^64")
+                                           : std::to_string(element_count * size_of(type))) +
                                 " bytes of data) but the file has " + std::to_string(data_bytes),
                             "the whole file as numpy.save wrote it");
     return layout;

@@ -7,3 +7,4 @@ optiml_fuzz_target(expr LIBS optiml_spec SEEDS tests/fuzz/seeds/expr/*)
 optiml_fuzz_target(remote_response LIBS optiml_cache SEEDS tests/fuzz/seeds/remote_response/*)
 optiml_fuzz_target(llm_response LIBS optiml_llm
                    SEEDS tests/data/llm/*.md tests/fuzz/seeds/llm_response/*)
+optiml_fuzz_target(fill_file LIBS optiml_spec SEEDS tests/fuzz/seeds/fill_file/*)

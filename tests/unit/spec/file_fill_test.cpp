@@ -168,5 +168,34 @@ TEST(DataFile, ReadReturnsTheDataAfterTheHeader) {
     }
 }
 
+// Found by fuzzing (tests/fuzz/fill_file_fuzz.cpp): a shape whose product does not fit 64 bits
+// was an error without the file's name, and one whose bytes wrap around 2^64 to the file's data
+// size (2^61 float64 elements, 0 bytes of data) was accepted with 2^61 elements.
+TEST(DataFile, AShapeBeyondSixtyFourBitsIsAnErrorNamingTheFile) {
+    const ScratchSpec scratch("{}");
+    const auto path = scratch.directory() / "huge.npy";
+    const auto error_of = [&](ElementType type) {
+        try {
+            (void)inspect_data_file(path, "huge.npy", type, "arguments[2]");
+        } catch (const DataFileError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    write_file(path, npy_bytes(1,
+                               "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, "
+                               "4294967296), }",
+                               ""));
+    EXPECT_EQ(error_of(ElementType::Float32),
+              "huge.npy: malformed .npy header: the shape's product does not fit 64 bits");
+    write_file(path, npy_bytes(1,
+                               "{'descr': '<f8', 'fortran_order': False, 'shape': "
+                               "(2305843009213693952,), }",
+                               ""));
+    EXPECT_EQ(error_of(ElementType::Float64),
+              "huge.npy is truncated: its header says shape (2305843009213693952,) (more than "
+              "2^64 bytes of data) but the file has 0");
+}
+
 }  // namespace
 }  // namespace optiml::spec
