@@ -99,8 +99,9 @@ std::string count_expression(std::uint64_t elements, const std::vector<Scalar>& 
     return std::to_string(elements);
 }
 
+// For a >= 0 and b > 0, without the overflow of (a + b - 1) / b near 2^63.
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b != 0 ? 1 : 0);
 }
 
 // What the file's code says of each axis's block: whether the kernel's body reads
@@ -140,13 +141,18 @@ std::optional<LaunchParameter> launch_only_block_size(const CapturedLaunch& laun
                                                       std::size_t axis_index) {
     const std::string axis(1, "xyz"[axis_index]);
     const std::string name = "block_size_" + axis;
-    if (launch.grid[axis_index] < 2 || launch.shared_memory_bytes != 0) return std::nullopt;
+    // A block of no threads (a launch that failed, or a damaged capture file) has no sizes that
+    // divide it.
+    if (launch.grid[axis_index] < 2 || launch.block[axis_index] < 1 ||
+        launch.shared_memory_bytes != 0)
+        return std::nullopt;
     if (!axes.reads_block_dim[axis_index] || axes.names_block_size[axis_index]) return std::nullopt;
     const long long block = launch.block[axis_index];
-    const long long threads = block * static_cast<long long>(launch.grid[axis_index]);
+    // Two 32-bit factors: the product fits 64 bits unsigned.
+    const std::uint64_t threads = std::uint64_t{launch.block[axis_index]} * launch.grid[axis_index];
     LaunchParameter parameter{name, {}, block, {}};
     for (const long long v : block_size_values(block))
-        if (threads % v == 0) parameter.values.push_back(v);
+        if (threads % static_cast<std::uint64_t>(v) == 0) parameter.values.push_back(v);
     if (parameter.values.size() < 2) return std::nullopt;
     parameter.comments.push_back(
         name + ": launch only. The kernel has no " + name + " macro but reads blockDim." + axis +
@@ -237,6 +243,7 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
                 " to tune it).");
             continue;
         }
+        if (block < 1) continue;  // no threads (a macro defaulting to 0): nothing follows it
         observed.block[i] = quoted_text(macro);
         if (grid == 1) {
             observed.launch_comments.push_back("grid " + axis + ": the program launched one " +
@@ -253,7 +260,7 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
                                                " blocks the program launched (" + follows->name +
                                                " = " + std::to_string(follows->value) + ").");
         } else {
-            const std::int64_t threads = grid * block;
+            const std::uint64_t threads = std::uint64_t{launch.grid[i]} * launch.block[i];
             observed.grid[i] =
                 quoted_text("ceil_div(" + std::to_string(threads) + ", " + macro + ")");
             observed.launch_comments.push_back(

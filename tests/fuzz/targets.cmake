@@ -8,3 +8,4 @@ optiml_fuzz_target(remote_response LIBS optiml_cache SEEDS tests/fuzz/seeds/remo
 optiml_fuzz_target(llm_response LIBS optiml_llm
                    SEEDS tests/data/llm/*.md tests/fuzz/seeds/llm_response/*)
 optiml_fuzz_target(fill_file LIBS optiml_spec SEEDS tests/fuzz/seeds/fill_file/*)
+optiml_fuzz_target(activity LIBS optiml_init SEEDS tests/fuzz/seeds/activity/*)

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include "driver/init/spec_skeleton.h"
@@ -447,6 +448,37 @@ TEST_F(CapturedSpecTest, ALaunchOfAnotherKernelOrAKernelNotInTheSourceIsAnError)
     EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "axpy", launch, "./app", ""), CaptureMismatch);
     EXPECT_THROW(captured_spec(kAxpy, "kernel.cu", "absent", launch, "./app", ""),
                  source::RewriteError);
+}
+
+// Found by fuzzing (issue 30): capture files of launches no program could make, read back from
+// bytes (the fuzz target activity). A block of no threads divided by zero; a count near 2^63 and
+// grids and blocks near 2^32 overflowed signed arithmetic (UndefinedBehaviorSanitizer).
+TEST_F(CapturedSpecTest, ALaunchOfNoThreadsOrOfExtremeSizesStillGivesASpec) {
+    const std::string source = R"(__global__ void scale(long long n, float* y) {
+    const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (i < n) y[i] *= 2.0f;
+}
+)";
+    const auto launch = [](std::int64_t n, std::uint32_t grid, std::uint32_t block) {
+        CapturedLaunch made;
+        made.name = "_Z5scalexPf";
+        made.demangled_name = "scale(long long, float*)";
+        made.grid = {grid, 1, 1};
+        made.block = {block, 1, 1};
+        made.parameters = {scalar(n, 0), pointer(8, 0, 4u << 20)};
+        return made;
+    };
+    // {"grid": [8192, 1, 1], "block": [0, 1, 1]}: the block stays what was launched.
+    CapturedSpec spec =
+        captured_spec(source, "kernel.cu", "scale", launch(1 << 20, 8192, 0), "./app", "");
+    EXPECT_NE(spec.text.find("\"block\": [\"0\", \"1\", \"1\"]"), std::string::npos) << spec.text;
+    // "bytes": "ffffffffffffff7f" for n: no scalar gives the grid, which keeps the threads.
+    spec = captured_spec(source, "kernel.cu", "scale",
+                         launch(std::numeric_limits<std::int64_t>::max(), 8192, 128), "./app", "");
+    EXPECT_NE(spec.text.find("ceil_div(1048576, block_size_x)"), std::string::npos) << spec.text;
+    // {"grid": [4294967295, 1, 1], "block": [4294967295, 1, 1]}: the threads as launched.
+    spec = captured_spec(source, "kernel.cu", "scale", launch(1 << 20, ~0u, ~0u), "./app", "");
+    EXPECT_NE(spec.text.find("4294967295"), std::string::npos) << spec.text;
 }
 
 TEST_F(CapturedSpecTest, AScalarTheSpecCannotHoldIsLeftForTheUser) {
