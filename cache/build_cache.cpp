@@ -37,8 +37,17 @@ BuildCache::BuildCache(const BuildCacheConfig& config, Warn warn)
     for (const auto& seed : config.seeds)
         if (std::filesystem::is_directory(seed / "entries")) seeds.push_back(seed);
 
+    // A local cache that cannot be written (a read-only mount, a full disk) still serves what
+    // it holds; entries found further on are used without being kept, and nothing tuned is
+    // stored. Said once here, not once per entry that could not be kept.
+    if (const std::optional<std::string> problem = local_.write_problem()) {
+        local_writable_ = false;
+        warn_("the local cache " + local_.root().string() + " cannot be written (" + *problem +
+              "): entries from a seed or the remote are used but not kept there, and no tuning "
+              "result is stored; the build goes on");
+    }
     auto local = std::make_unique<LocalBackend>(local_);
-    Backend* local_backend = local.get();
+    Backend* local_backend = local_writable_ ? local.get() : nullptr;
     chain_.add(std::move(local), "cache");
     for (const auto& seed : seeds) {
         chain_.add(
@@ -62,11 +71,13 @@ std::optional<Found> BuildCache::fetch(const std::string& key) const {
 }
 
 bool BuildCache::store(const Entry& entry) {
-    try {
-        local_.remove(entry.key);  // a retune replaces the old result
-        local_.put(entry);
-    } catch (const CacheError& e) {
-        warn_("could not store the result: " + std::string(e.what()));
+    if (local_writable_) {  // else said when the build began
+        try {
+            local_.remove(entry.key);  // a retune replaces the old result
+            local_.put(entry);
+        } catch (const CacheError& e) {
+            warn_("could not store the result: " + std::string(e.what()));
+        }
     }
     if (remote_ == nullptr || !remote_config_ || remote_config_->mode != RemoteMode::kReadWrite)
         return false;

@@ -37,7 +37,8 @@ std::shared_ptr<const TrustedKeys> load_trusted_keys(
 
 class BuildCache {
   public:
-    // Throws CacheError for a bad trusted-keys file or an unusable local cache folder.
+    // Throws CacheError for a bad trusted-keys file or an unusable local cache folder. A local
+    // folder that cannot be written (read-only, full) is one warning, and the build goes on.
     BuildCache(const BuildCacheConfig& config, Warn warn);
     ~BuildCache();
 
@@ -52,6 +53,7 @@ class BuildCache {
   private:
     Store local_;
     Warn warn_;
+    bool local_writable_ = true;  // else remote hits are not copied in, nor results stored
     std::optional<RemoteConfig> remote_config_;
     RemoteHttpBackend* remote_ = nullptr;  // owned by chain_ (behind its trust check)
     LookupChain chain_;

@@ -76,15 +76,22 @@ struct LiveEntry {
 
 }  // namespace
 
-std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes) const {
+std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes,
+                                   std::vector<std::string>* in_use) const {
     require_writable("collect garbage");
     const std::filesystem::path staging = detail::staging_root(root_);
+    // Never an entry a build is reading (it holds the entry's lock): that one stays, for the
+    // next gc.
     auto remove_entry = [&](const std::string& key) {
-        const bool removed =
-            detail::remove_directory_atomically(entry_dir(key), staging, key + ".gc");
-        std::error_code ignored;
-        std::filesystem::remove(detail::used_marker(root_, key), ignored);
-        return removed;
+        const detail::Removal removal = detail::remove_directory_atomically(
+            entry_dir(key), staging, key + ".gc", /*if_unused=*/true);
+        if (removal == detail::Removal::kInUse) {
+            if (in_use != nullptr) in_use->push_back(key);
+        } else {
+            std::error_code ignored;
+            std::filesystem::remove(detail::used_marker(root_, key), ignored);
+        }
+        return removal;
     };
 
     std::vector<std::string> removed;
@@ -96,7 +103,7 @@ std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes) const
         try {
             if (!inspect(key)) continue;  // removed by someone else
         } catch (const DamagedEntryError&) {
-            if (remove_entry(key)) removed.push_back(key);
+            if (remove_entry(key) == detail::Removal::kRemoved) removed.push_back(key);
             continue;
         }
         LiveEntry entry{key, folder_size(entry_dir(key)), last_use(root_, key)};
@@ -111,8 +118,11 @@ std::vector<std::string> Store::gc(std::optional<std::uint64_t> max_bytes) const
         });
         for (const LiveEntry& entry : live) {
             if (total <= *max_bytes) break;
-            if (remove_entry(entry.key)) removed.push_back(entry.key);
-            total -= entry.bytes;
+            // Read since the scan: no longer among the least recently used.
+            if (last_use(root_, entry.key) != entry.last_used) continue;
+            const detail::Removal removal = remove_entry(entry.key);
+            if (removal == detail::Removal::kRemoved) removed.push_back(entry.key);
+            if (removal != detail::Removal::kInUse) total -= entry.bytes;
         }
     }
     return removed;

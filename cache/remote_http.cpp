@@ -30,6 +30,8 @@ std::string http_reason(long status) {
             return "502 Bad Gateway";
         case 503:
             return "503 Service Unavailable";
+        case 507:
+            return "507 Insufficient Storage";
         default:
             return std::to_string(status);
     }
@@ -95,12 +97,16 @@ base::HttpResponse RemoteHttpBackend::request(const char* method, const std::str
 
 void RemoteHttpBackend::fail(const std::string& what, const std::string& method,
                              const std::string& path, long status,
-                             const std::string& transport_error) {
-    unavailable_ = true;
-    if (!state_dir_.empty()) {
-        std::error_code ignored;
-        std::filesystem::create_directories(down_marker().parent_path(), ignored);
-        detail::touch(down_marker());
+                             const std::string& transport_error, bool mark_down) {
+    if (!mark_down) {
+        unwritable_ = true;
+    } else {
+        unavailable_ = true;
+        if (!state_dir_.empty()) {
+            std::error_code ignored;
+            std::filesystem::create_directories(down_marker().parent_path(), ignored);
+            detail::touch(down_marker());
+        }
     }
     std::string message = "remote cache " + config_.url + ": " + what + " (" + method + " " + path;
     if (!transport_error.empty()) {
@@ -121,8 +127,10 @@ void RemoteHttpBackend::fail(const std::string& what, const std::string& method,
         message += "; the credentials lack the right to " +
                    std::string(method == "PUT" ? "write (a read-write token is needed)" : "read");
     }
-    throw RemoteUnavailableError(message + "; not using it for " +
-                                 std::to_string(kRemoteRetrySeconds) + " s");
+    throw RemoteUnavailableError(
+        message + (mark_down ? "; not using it for " + std::to_string(kRemoteRetrySeconds) + " s"
+                             : "; no more uploads to it from this process (it still serves "
+                               "reads)"));
 }
 
 std::optional<Entry> RemoteHttpBackend::fetch(const std::string& key) {
@@ -150,8 +158,11 @@ bool RemoteHttpBackend::contains(const std::string& key) {
 
 void RemoteHttpBackend::put(const std::string& path, const std::string& body) {
     const base::HttpResponse response = request("PUT", path, body);
+    // A server that answered (a full disk's 507 or 500, a 403) still serves reads: only this
+    // process's uploads stop, and other builds keep reading from it.
     if (!is_success(response.status))
-        fail("cannot write", "PUT", path, response.status, response.transport_error);
+        fail("cannot write", "PUT", path, response.status, response.transport_error,
+             /*mark_down=*/!response.transport_error.empty());
 }
 
 bool RemoteHttpBackend::publish(const Entry& entry) {
@@ -164,7 +175,7 @@ bool RemoteHttpBackend::publish(const Entry& entry) {
     }
     detail::require_valid_key(entry.key);
     const nlohmann::json manifest = detail::manifest_to_store(entry);
-    if (unavailable_) return false;
+    if (unavailable_ || unwritable_) return false;
     if (!replace_existing_ && contains(entry.key)) return false;
     for (const auto& [name, digest] : manifest["sha256"].items()) {
         const std::string path = "/cas/" + digest.get<std::string>();

@@ -1,6 +1,11 @@
 #include "cache/store.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "cache/detail/atomic_write.h"
 #include "cache/detail/entry_reader.h"
@@ -46,6 +51,25 @@ std::optional<Entry> Store::get(const std::string& key) const {
     // Entries are immutable, so recency lives in a sibling file that gc reads.
     if (entry && !read_only_) detail::touch(detail::used_marker(root_, key));
     return entry;
+}
+
+std::optional<std::string> Store::write_problem() const {
+    if (read_only_) return "it is a read-only (seed) cache";
+    // The folder itself, or the nearest one above it that exists, where put() creates it.
+    std::filesystem::path folder = root_;
+    std::error_code error;
+    while (!std::filesystem::exists(folder, error) && folder.has_relative_path())
+        folder = folder.parent_path();
+    if (::access(folder.c_str(), W_OK) != 0) return std::strerror(errno);
+    struct statvfs space {};
+    if (::statvfs(folder.c_str(), &space) == 0) {
+        // Root may write into the blocks a file system reserves for it.
+        const bool root_user = ::geteuid() == 0;
+        const auto blocks = root_user ? space.f_bfree : space.f_bavail;
+        const auto files = root_user ? space.f_ffree : space.f_favail;
+        if (blocks == 0 || (space.f_files != 0 && files == 0)) return std::strerror(ENOSPC);
+    }
+    return std::nullopt;
 }
 
 bool Store::contains(const std::string& key) const {
@@ -128,8 +152,9 @@ std::vector<Store::VerifyResult> Store::verify() const {
 bool Store::remove(const std::string& key) {
     require_writable("remove entry " + key);
     detail::require_valid_key(key);
-    const bool removed = detail::remove_directory_atomically(
-        entry_dir(key), detail::staging_root(root_), key + ".removed");
+    const bool removed =
+        detail::remove_directory_atomically(entry_dir(key), detail::staging_root(root_),
+                                            key + ".removed") == detail::Removal::kRemoved;
     std::error_code ignored;
     std::filesystem::remove(detail::used_marker(root_, key), ignored);
     return removed;

@@ -60,6 +60,10 @@ class Store {
     std::optional<Entry> get(const std::string& key) const;
     // get() without counting as a use for gc (for `optiml cache ls`/`show`).
     std::optional<Entry> inspect(const std::string& key) const;
+    // Why nothing can be written here now, in the system's words ("Read-only file system",
+    // "No space left on device", "Permission denied"), or nullopt when writing may succeed.
+    // Creates nothing: a folder that does not exist yet is judged by the nearest one above it.
+    std::optional<std::string> write_problem() const;
     // Whether an entry folder exists for `key` (its contents are not verified).
     bool contains(const std::string& key) const;
 
@@ -82,8 +86,11 @@ class Store {
 
     // Removes damaged entries and stale staging directories; with max_bytes, also the
     // least recently used entries until the store fits. Returns the keys removed.
+    // An entry that a reader (a build) is reading at that moment is never removed: it is kept,
+    // and listed in `in_use` when given; the next gc may take it.
     // Throws CacheError on a read-only store.
-    std::vector<std::string> gc(std::optional<std::uint64_t> max_bytes) const;
+    std::vector<std::string> gc(std::optional<std::uint64_t> max_bytes,
+                                std::vector<std::string>* in_use = nullptr) const;
 
     // Copies entries (all when `keys` is empty) to/from another store directory.
     // Returns the keys copied.
@@ -94,7 +101,8 @@ class Store {
                                        const std::vector<std::string>& keys) const;
     std::vector<std::string> import_from(const std::filesystem::path& source);
 
-    // Removes the entry atomically; false when it was absent. CacheError on a read-only store.
+    // Removes the entry atomically, after any reader of it has finished; false when it was
+    // absent. CacheError on a read-only store.
     bool remove(const std::string& key);
 
   private:

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache/detail/entry_lock.h"
 #include "cache/store.h"
 
 namespace optiml::cache::detail {
@@ -61,25 +62,40 @@ Placement rename_into_place(const std::filesystem::path& staging,
                      std::strerror(error));
 }
 
-bool remove_directory_atomically(const std::filesystem::path& directory,
-                                 const std::filesystem::path& staging_root,
-                                 const std::string& label) {
+Removal remove_directory_atomically(const std::filesystem::path& directory,
+                                    const std::filesystem::path& staging_root,
+                                    const std::string& label, bool if_unused) {
     std::error_code error;
     std::filesystem::create_directories(staging_root, error);
     if (error) {
         throw CacheError(staging_root.string() + ": cannot create directory: " + error.message());
     }
     std::filesystem::path doomed = unique_name(staging_root, label);
-    if (::rename(directory.c_str(), doomed.c_str()) != 0) {
-        if (errno == ENOENT) return false;
-        throw CacheError("cannot remove " + directory.string() + ": " + std::strerror(errno));
+    {
+        // Held until the folder is out of the way: a reader that opened it before waits for
+        // the rename, then finds it gone (an absent entry, never a half-deleted one).
+        const EntryLock lock(
+            directory, if_unused ? EntryLock::Mode::kExclusiveIfFree : EntryLock::Mode::kExclusive);
+        switch (lock.state()) {
+            case EntryLock::State::kAbsent:
+            case EntryLock::State::kReplaced:  // another remover was first (a writer may have
+                return Removal::kAbsent;       // put a new one: not the one we meant to remove)
+            case EntryLock::State::kBusy:
+                return Removal::kInUse;
+            case EntryLock::State::kHeld:
+                break;
+        }
+        if (::rename(directory.c_str(), doomed.c_str()) != 0) {
+            if (errno == ENOENT) return Removal::kAbsent;
+            throw CacheError("cannot remove " + directory.string() + ": " + std::strerror(errno));
+        }
     }
     std::filesystem::remove_all(doomed, error);
     if (error) {
         throw CacheError(doomed.string() + ": cannot delete: " + error.message() +
                          " (`optiml cache gc` retries later)");
     }
-    return true;
+    return Removal::kRemoved;
 }
 
 }  // namespace optiml::cache::detail

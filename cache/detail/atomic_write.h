@@ -18,10 +18,15 @@ enum class Placement { kPlaced, kAlreadyPresent };
 Placement rename_into_place(const std::filesystem::path& staging,
                             const std::filesystem::path& destination);
 
-// Renames `directory` into the staging area, then deletes it there. Returns false when it did
-// not exist (e.g. another process removed it first).
-bool remove_directory_atomically(const std::filesystem::path& directory,
-                                 const std::filesystem::path& staging_root,
-                                 const std::string& label);
+enum class Removal { kRemoved, kAbsent, kInUse };
+
+// Renames the entry folder `directory` into the staging area, then deletes it there, holding
+// the entry's exclusive lock for the rename (entry_lock.h), so no reader loses it mid-read.
+// kAbsent: it did not exist (e.g. another process removed it first). With `if_unused`, a folder
+// that a reader holds is left in place (kInUse; gc's way); without, the removal waits for its
+// readers to finish.
+Removal remove_directory_atomically(const std::filesystem::path& directory,
+                                    const std::filesystem::path& staging_root,
+                                    const std::string& label, bool if_unused = false);
 
 }  // namespace optiml::cache::detail

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cache/detail/entry_lock.h"
 #include "cache/detail/file_io.h"
 #include "cache/detail/layout.h"
 #include "cache/detail/manifest.h"
@@ -141,11 +142,18 @@ std::optional<Entry> load_entry(const std::filesystem::path& root, const std::st
                                 const std::string& fix) {
     require_valid_key(key);
     const std::filesystem::path directory = entry_dir(root, key);
-    // Entries are immutable once renamed into place, but gc or remove may take one away (and
-    // a writer put it back) while we read: that is an absent or fresh entry, not damage. So
-    // damage counts only when the folder is still there and a second read sees it too.
+    // Entries are immutable once renamed into place. gc and remove take one away only while no
+    // reader holds its lock (entry_lock.h); one taken away (and perhaps put back by a writer)
+    // before we locked it is an absent or fresh entry, not damage. A remover that does not lock
+    // (a person's `rm -r`) may still race us: damage counts only when the folder is still there
+    // and a second read sees it too.
     for (int attempt = 0;; ++attempt) {
-        if (!is_folder(directory)) return std::nullopt;
+        const EntryLock lock(directory, EntryLock::Mode::kShared);
+        if (lock.state() == EntryLock::State::kAbsent) return std::nullopt;
+        if (lock.state() == EntryLock::State::kReplaced) {
+            if (attempt < 3) continue;
+            return std::nullopt;
+        }
         try {
             return read_entry(directory, key, fix);
         } catch (const DamagedEntryError&) {

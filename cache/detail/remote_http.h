@@ -19,6 +19,8 @@ namespace optiml::cache {
 // The remote could not be used (unreachable, too slow, refused the credentials, answered an
 // error). The backend stays off for the rest of the process (and, with a state folder, for
 // other processes during kRemoteRetrySeconds), so a build waits for a dead server once.
+// A write the server refused with an HTTP status (a full disk's 507 or 500, a 403) only stops
+// this process's uploads: a server that answers still serves reads.
 class RemoteUnavailableError : public CacheError {
   public:
     using CacheError::CacheError;
@@ -41,7 +43,8 @@ class RemoteHttpBackend final : public Backend {
     // whose bytes differ from its digest, or a manifest that is not one, is DamagedEntryError.
     std::optional<Entry> fetch(const std::string& key) override;
     // Uploads what the remote lacks; false when the entry was there (and not replaced) or the
-    // remote is off. CacheError in read-only mode; RemoteUnavailableError when it fails.
+    // remote is off (or refused an earlier upload of this process). CacheError in read-only
+    // mode; RemoteUnavailableError when it fails.
     bool publish(const Entry& entry) override;
     // Whether the remote has a manifest for `key` (HEAD /ac/<key>).
     bool contains(const std::string& key);
@@ -52,9 +55,11 @@ class RemoteHttpBackend final : public Backend {
     // GET, HEAD or PUT of `path` below the remote's URL.
     base::HttpResponse request(const char* method, const std::string& path,
                                const std::string& body = {});
+    // Throws RemoteUnavailableError saying why; `mark_down`: stop using the remote (this
+    // process, and others through the state folder's mark), else only stop uploading.
     [[noreturn]] void fail(const std::string& what, const std::string& method,
-                           const std::string& path, long status,
-                           const std::string& transport_error);
+                           const std::string& path, long status, const std::string& transport_error,
+                           bool mark_down = true);
     void put(const std::string& path, const std::string& body);
     std::filesystem::path down_marker() const;
 
@@ -62,6 +67,7 @@ class RemoteHttpBackend final : public Backend {
     std::filesystem::path state_dir_;
     bool replace_existing_;
     bool unavailable_ = false;
+    bool unwritable_ = false;  // the server refused a PUT: no more uploads from this process
     std::unique_ptr<base::HttpClient> http_;
 };
 

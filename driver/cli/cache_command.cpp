@@ -194,8 +194,11 @@ void add_gc_command(CLI::App* cache, const std::shared_ptr<std::string>& dir) {
     gc->callback([=] {
         guarded([&] {
             const cache::Store store = open_store(*dir);
-            for (const auto& removed : store.gc(*max_size))
+            std::vector<std::string> in_use;
+            for (const auto& removed : store.gc(*max_size, &in_use))
                 std::cout << "removed " << removed << "\n";
+            for (const auto& kept : in_use)
+                std::cout << "kept " << kept << " (a build is reading it)\n";
             // The compiled images of earlier tunings: a store of their own, trimmed alike.
             const std::filesystem::path images = compile::image_cache_dir(store.root());
             if (std::filesystem::exists(images))

@@ -1,10 +1,13 @@
 // BuildCache with a remote that is not there (cache/build_cache.h): the build goes on, warns once
 // and writes a mark so that the next process skips the remote; read-only mode never publishes.
 // (tests/integration/remote_cache.sh covers a real server.)
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 #include <arpa/inet.h>
@@ -36,12 +39,11 @@ std::string refusing_url() {
     return "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/cache";
 }
 
-// A loopback remote that takes each connection and resets it at once (SO_LINGER 0): it refuses
-// every request, as a closed port does, but counts the attempts, so that a test asserts how many
-// requests were made rather than how long they took.
-class ResettingServer {
+// A server on a free loopback port that hands each connection to `serve`, then closes it.
+class LoopbackServer {
   public:
-    ResettingServer() : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    explicit LoopbackServer(std::function<void(int client)> serve)
+        : fd_(::socket(AF_INET, SOCK_STREAM, 0)), serve_(std::move(serve)) {
         sockaddr_in address{};
         address.sin_family = AF_INET;
         address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -57,29 +59,91 @@ class ResettingServer {
                     if (errno == EINTR) continue;
                     return;  // shutdown() by the destructor
                 }
-                ++connections_;  // before the reset, so the client never returns uncounted
-                const linger reset{1, 0};
-                ::setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+                serve_(client);
                 ::close(client);
             }
         });
     }
-    ~ResettingServer() {
+    ~LoopbackServer() {
         ::shutdown(fd_, SHUT_RDWR);  // wakes the blocked accept()
         accepter_.join();
         ::close(fd_);
     }
-    ResettingServer(const ResettingServer&) = delete;
-    ResettingServer& operator=(const ResettingServer&) = delete;
+    LoopbackServer(const LoopbackServer&) = delete;
+    LoopbackServer& operator=(const LoopbackServer&) = delete;
 
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/cache"; }
-    int connections() const { return connections_.load(); }
 
   private:
     int fd_;
     int port_ = 0;
-    std::atomic<int> connections_{0};
+    std::function<void(int)> serve_;
     std::thread accepter_;
+};
+
+// A loopback remote that takes each connection and resets it at once (SO_LINGER 0): it refuses
+// every request, as a closed port does, but counts the attempts, so that a test asserts how many
+// requests were made rather than how long they took.
+class ResettingServer {
+  public:
+    std::string url() const { return server_.url(); }
+    int connections() const { return connections_.load(); }
+
+  private:
+    std::atomic<int> connections_{0};
+    LoopbackServer server_{[this](int client) {
+        ++connections_;  // before the reset, so the client never returns uncounted
+        const linger reset{1, 0};
+        ::setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    }};
+};
+
+// A loopback remote whose disk is full: it answers reads (404: no entry; the HEAD before an
+// upload too) and refuses every PUT with 507 Insufficient Storage, as a WebDAV server on a full
+// volume does. It counts the requests of each method.
+class FullDiskServer {
+  public:
+    std::string url() const { return server_.url(); }
+    int requests(const std::string& method) const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        return static_cast<int>(std::count(methods_.begin(), methods_.end(), method));
+    }
+
+  private:
+    // One request per connection: its head, then its body (Content-Length), then the answer.
+    void answer(int client) {
+        std::string request;
+        char buffer[4096];
+        std::size_t head_end = std::string::npos;
+        while (head_end == std::string::npos) {
+            const ssize_t count = ::read(client, buffer, sizeof buffer);
+            if (count <= 0) return;
+            request.append(buffer, static_cast<std::size_t>(count));
+            head_end = request.find("\r\n\r\n");
+        }
+        const std::string method = request.substr(0, request.find(' '));
+        std::size_t body = 0;
+        if (const auto at = request.find("Content-Length: ");
+            at != std::string::npos && at < head_end)
+            body = std::stoul(request.substr(at + 16));
+        while (request.size() < head_end + 4 + body) {
+            const ssize_t count = ::read(client, buffer, sizeof buffer);
+            if (count <= 0) break;
+            request.append(buffer, static_cast<std::size_t>(count));
+        }
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            methods_.push_back(method);
+        }
+        const std::string status = method == "PUT" ? "507 Insufficient Storage" : "404 Not Found";
+        const std::string reply =
+            "HTTP/1.1 " + status + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        [[maybe_unused]] const ssize_t sent = ::write(client, reply.data(), reply.size());
+    }
+
+    mutable std::mutex mutex_;
+    std::vector<std::string> methods_;
+    LoopbackServer server_{[this](int client) { answer(client); }};
 };
 
 class BuildCacheTest : public ::testing::Test {
@@ -130,6 +194,54 @@ TEST_F(BuildCacheTest, ARemoteThatRefusesIsOneWarningAndTheNextProcessSkipsIt) {
     EXPECT_FALSE(next.fetch(sample_entry("c").key));
     EXPECT_EQ(warnings_.size(), 1u);
     EXPECT_EQ(server.connections(), 1);
+}
+
+// A remote whose disk is full refuses the upload: one warning with the status, the local cache
+// has the result, and no other upload is tried from this process. It still answers reads, so it
+// is not marked down: the next build process asks it (no mark to skip it by) and warns nothing.
+TEST_F(BuildCacheTest, ARemoteThatRefusesAnUploadStillServesReads) {
+    const FullDiskServer server;
+    url_ = server.url();
+    use_signing_key();
+    {
+        BuildCache caches(config(RemoteMode::kReadWrite), collect());
+        EXPECT_FALSE(caches.store(sample_entry("tuned")));
+        EXPECT_TRUE(caches.local().contains(sample_entry("tuned").key));
+        ASSERT_EQ(warnings_.size(), 1u);
+        EXPECT_EQ(warnings_[0].rfind("not published to the remote cache: remote cache " + url_ +
+                                         ": cannot write (PUT /cas/",
+                                     0),
+                  0u)
+            << warnings_[0];
+        EXPECT_NE(warnings_[0].find("HTTP 507 Insufficient Storage"), std::string::npos)
+            << warnings_[0];
+        EXPECT_NE(warnings_[0].find("it still serves reads"), std::string::npos) << warnings_[0];
+        EXPECT_EQ(server.requests("PUT"), 1);
+        EXPECT_FALSE(caches.store(sample_entry("tuned too")));  // no second try, no second line
+        EXPECT_EQ(server.requests("PUT"), 1);
+        EXPECT_EQ(warnings_.size(), 1u);
+    }
+    const int gets = server.requests("GET");
+    BuildCache next(config(RemoteMode::kReadOnly), collect());
+    EXPECT_FALSE(next.fetch(sample_entry("elsewhere").key));
+    EXPECT_EQ(server.requests("GET"), gets + 1) << "a full remote was marked down for reads";
+    EXPECT_EQ(warnings_.size(), 1u);
+}
+
+// A local cache that cannot be written (here a folder under /proc, which has no free block and,
+// for a user other than root, no write permission) is one warning naming it; remote hits are
+// then not copied in and a tuning's result is not stored, without a second warning.
+TEST_F(BuildCacheTest, ALocalCacheThatCannotBeWrittenIsOneWarningNamingIt) {
+    const std::filesystem::path local = "/proc/optiml-cache-test";
+    BuildCache caches({local, {}, remote(RemoteMode::kReadOnly), {}}, collect());
+    ASSERT_EQ(warnings_.size(), 1u);
+    EXPECT_EQ(warnings_[0].rfind("the local cache " + local.string() + " cannot be written (", 0),
+              0u)
+        << warnings_[0];
+    EXPECT_NE(warnings_[0].find("the build goes on"), std::string::npos) << warnings_[0];
+    EXPECT_FALSE(caches.store(sample_entry("tuned")));
+    EXPECT_EQ(warnings_.size(), 1u) << warnings_.back();
+    EXPECT_FALSE(std::filesystem::exists(local));
 }
 
 TEST_F(BuildCacheTest, AReadOnlyRemoteNeverPublishesAndTheLocalCacheStillGetsTheResult) {

@@ -263,5 +263,22 @@ TEST(LocalBackend, FetchesAndPublishesThroughTheStore) {
     EXPECT_EQ(backend.fetch(entry.key)->files, entry.files);
 }
 
+// Whether a store can be written is judged without writing: a folder not made yet by the
+// nearest one above it, and nothing is created by asking.
+TEST(StoreWriteProblem, NoneForAWritableFolderAndNothingCreatedByAsking) {
+    ScratchDir scratch;
+    const Store store(scratch.path() / "not" / "yet");
+    EXPECT_EQ(store.write_problem(), std::nullopt);
+    EXPECT_FALSE(std::filesystem::exists(scratch.path() / "not"));
+}
+
+TEST(StoreWriteProblem, NamedForASeedAndForAFolderWithoutRoom) {
+    ScratchDir scratch;
+    Store(scratch.path()).put(sample_entry("seeded"));
+    EXPECT_NE(Store(scratch.path(), /*read_only=*/true).write_problem(), std::nullopt);
+    // /proc has no free block (and, for a user other than root, no write permission).
+    EXPECT_NE(Store("/proc/optiml-cache-test").write_problem(), std::nullopt);
+}
+
 }  // namespace
 }  // namespace optiml::cache
