@@ -1,13 +1,63 @@
 #include "cache/entry_manifest.h"
 
+#include <cmath>
+#include <limits>
+#include <map>
 #include <set>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "driver/search/candidate_json.h"
 
 namespace optiml::cache {
 namespace {
+
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+template <typename T>
+struct IsStringMap : std::false_type {};
+template <typename T>
+struct IsStringMap<std::map<std::string, T>> : std::true_type {};
+
+// Whether every number of `value` that get<T>() would convert to an integer type fits it:
+// nlohmann converts a float out of range (1e300 into an int) with undefined behaviour, and an
+// integer out of range by wrapping it. Values of the wrong type are get<T>()'s to reject.
+template <typename T>
+bool fits(const nlohmann::json& value) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (value.is_number_unsigned())
+            return value.get<std::uint64_t>() <=
+                   static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+        if (value.is_number_integer()) {
+            const auto number = value.get<std::int64_t>();
+            return number >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+                   (number < 0 || static_cast<std::uint64_t>(number) <=
+                                      static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+        }
+        if (value.is_number_float()) {  // a whole number in range, as an older writer may put it
+            const double number = value.get<double>();
+            return std::trunc(number) == number &&
+                   number >= static_cast<double>(std::numeric_limits<T>::min()) &&
+                   number < std::ldexp(1.0, std::numeric_limits<T>::digits);
+        }
+        return true;
+    } else if constexpr (IsVector<T>::value) {
+        if (value.is_array())
+            for (const nlohmann::json& item : value)
+                if (!fits<typename T::value_type>(item)) return false;
+        return true;
+    } else if constexpr (IsStringMap<T>::value) {
+        if (value.is_object())
+            for (const nlohmann::json& item : value)
+                if (!fits<typename T::mapped_type>(item)) return false;
+        return true;
+    } else {
+        return true;
+    }
+}
 
 // Reads the manifest's fields one by one, so that a wrong type names its field; every field it
 // reads is marked, and what is left over goes to EntryManifest::other.
@@ -53,10 +103,12 @@ class FieldReader {
         const auto found = object.find(field);
         if (found == object.end() || found->is_null()) return;
         try {
-            if constexpr (std::is_same_v<T, nlohmann::json>)
+            if constexpr (std::is_same_v<T, nlohmann::json>) {
                 out = *found;
-            else
+            } else {
+                if (!fits<T>(*found)) fail(path, expected_of<T>());
                 out = found->get<T>();
+            }
         } catch (const nlohmann::json::exception&) {
             fail(path, expected_of<T>());
         }
@@ -66,6 +118,7 @@ class FieldReader {
     static const char* expected_of() {
         if constexpr (std::is_same_v<T, std::string>) return "a string";
         if constexpr (std::is_same_v<T, bool>) return "true or false";
+        if constexpr (std::is_integral_v<T>) return "an integer in range";
         if constexpr (std::is_arithmetic_v<T>) return "a number";
         return "of the expected shape";
     }

@@ -109,5 +109,34 @@ TEST(EntryManifest, AFieldOfTheWrongTypeIsNamedWithWhereAndTheFix) {
     EXPECT_NE(message(nlohmann::json::array()).find("not an object"), std::string::npos);
 }
 
+// Found by fuzzing (issue 30): a number out of an integer field's range was converted with
+// undefined behaviour (1e300 into an int) or wrapped (3000000000 into an int).
+TEST(EntryManifest, ANumberOutOfAnIntegerFieldsRangeIsNamed) {
+    const auto message = [](const std::string& text) {
+        try {
+            read_entry_manifest(nlohmann::json::parse(text), "entries/ab/ab12/manifest.json");
+        } catch (const CacheError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message(R"({"schema": 1e300})").find("\"schema\" is not an integer in range"),
+              std::string::npos);
+    EXPECT_NE(message(R"({"time_ms": {"runs": 3000000000}})")
+                  .find("\"time_ms.runs\" is not an integer in range"),
+              std::string::npos);
+    EXPECT_NE(message(R"({"search": {"space_size": -1e300}})").find("\"space_size\""),
+              std::string::npos);
+    EXPECT_NE(message(R"({"devices": [0, 1e300]})").find("\"devices\" is not"), std::string::npos);
+    EXPECT_NE(message(R"({"parameters": {"block_size_x": 18446744073709551615}})")
+                  .find("\"parameters\" is not"),
+              std::string::npos);
+    // A whole number written as a float still reads.
+    EXPECT_EQ(
+        read_entry_manifest(nlohmann::json::parse(R"({"schema": 1.0, "devices": [2.0]})"), "m.json")
+            .devices,
+        std::vector<int>{2});
+}
+
 }  // namespace
 }  // namespace optiml::cache
