@@ -1,6 +1,8 @@
 #include "driver/llm/response_parse.h"
 
 #include <cctype>
+#include <climits>
+#include <cstdint>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -96,7 +98,12 @@ std::string without_line_numbers(const std::string& code) {
 }
 
 int line_number(const json& value, const std::string& at) {
-    if (!value.is_number_integer()) reject(at + ": expected a line number, got " + value.dump());
+    // Unsigned and 64-bit numbers too: an int's range is checked, not wrapped into it.
+    if (!value.is_number_integer() ||
+        (value.is_number_unsigned()
+             ? value.get<std::uint64_t>() > std::uint64_t{INT_MAX}
+             : value.get<std::int64_t>() > INT_MAX || value.get<std::int64_t>() < INT_MIN))
+        reject(at + ": expected a line number, got " + value.dump());
     return value.get<int>();
 }
 
@@ -141,7 +148,9 @@ void parse_record(const json& record, Answer& answer) {
         if (const auto p = record.find("parameters"); p != record.end() && !p->is_null()) {
             if (!p->is_object()) reject("parameters: expected an object of name: value");
             for (const auto& [name, value] : p->items()) {
-                if (!value.is_number_integer())
+                if (!value.is_number_integer() ||
+                    (value.is_number_unsigned() &&
+                     value.get<std::uint64_t>() > std::uint64_t{INT64_MAX}))
                     reject("parameters." + name + ": expected an integer, got " + value.dump());
                 answer.parameters[name] = value.get<std::int64_t>();
             }

@@ -71,6 +71,32 @@ TEST(ParseAnswer, RejectsMalformedAnswersNamingWhatIsWrong) {
         std::string::npos);
 }
 
+// Read while fuzzing (issue 30): numbers beyond an int's or an int64's range were wrapped into
+// them (line 4294967301 read as 5, a parameter of 2^64 - 1 as -1).
+TEST(ParseAnswer, RejectsNumbersBeyondTheirRangeInsteadOfWrappingThem) {
+    const auto reason = [](const std::string& json) -> std::string {
+        try {
+            parse_answer(answer("a\n", json));
+            return "";
+        } catch (const AnswerRejected& e) {
+            return e.what();
+        }
+    };
+    EXPECT_NE(reason(R"([{"lines": [4294967301, 4294967301], "evidence": ["x"]}])")
+                  .find("changes[0].lines[0]: expected a line number, got 4294967301"),
+              std::string::npos);
+    EXPECT_NE(reason(R"([{"lines": -9223372036854775807, "evidence": ["x"]}])")
+                  .find("expected a line number"),
+              std::string::npos);
+    EXPECT_NE(reason(R"({"changes": [{"lines": 5, "evidence": ["x"]}],)"
+                     R"( "parameters": {"b": 18446744073709551615}})")
+                  .find("parameters.b: expected an integer, got 18446744073709551615"),
+              std::string::npos);
+    EXPECT_EQ(reason(R"({"changes": [{"lines": 5, "evidence": ["x"]}],)"
+                     R"( "parameters": {"b": 9223372036854775807}})"),
+              "");
+}
+
 TEST(Guardrails, AcceptedKernelReplacesOnlyTheKernelsSpan) {
     const GuardedKernel kernel =
         guard_answer(kScaleSource, "scale", parse_answer(answer(kGridStride, kGridStrideChanges)));
