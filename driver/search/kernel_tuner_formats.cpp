@@ -17,7 +17,7 @@ constexpr const char* kKernelTunerErrors[] = {"InvalidConfig", "CompilationFaile
 
 std::int64_t parameter_value(const nlohmann::json& value, const nlohmann::json* declared,
                              const JsonPath& path) {
-    if (value.is_number_integer()) return value.get<std::int64_t>();
+    if (value.is_number_integer()) return path.integer(value, "an integer within 64 bits");
     if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
     if (declared && declared->is_array())
         for (std::size_t i = 0; i < declared->size(); ++i)
@@ -57,18 +57,20 @@ double t4_time(const nlohmann::json& row, const JsonPath& at) {
         measurements != row.end() && measurements->is_array()) {
         for (std::size_t m = 0; m < measurements->size(); ++m) {
             const nlohmann::json& measurement = (*measurements)[m];
-            if (!measurement.is_object() || measurement.value("name", "") != objective) continue;
-            const JsonPath value = at.field("measurements").index(m).field("value");
+            if (!measurement.is_object()) continue;
+            const JsonPath path = at.field("measurements").index(m);
+            if (path.optional_string(measurement, "name", "the measurement's name") != objective)
+                continue;
+            const JsonPath value = path.field("value");
             const double number =
                 value.number(value.member(measurement, "value", "a number"), "a time (number)");
-            const std::string unit = measurement.value("unit", "ms");
+            const char* const units = "\"ms\", \"s\" or \"us\"";
+            const std::string unit = measurement.contains("unit")
+                                         ? path.field("unit").string(measurement["unit"], units)
+                                         : "ms";
             if (unit == "s") return number * 1e3;
             if (unit == "us") return number * 1e-3;
-            if (unit != "ms")
-                at.field("measurements")
-                    .index(m)
-                    .field("unit")
-                    .fail_got(measurement["unit"], "\"ms\", \"s\" or \"us\"");
+            if (unit != "ms") path.field("unit").fail_got(measurement["unit"], units);
             return number;
         }
     }
@@ -90,20 +92,24 @@ double t4_time(const nlohmann::json& row, const JsonPath& at) {
 Recording read_kernel_tuner_cache(const nlohmann::json& json, const JsonPath& root) {
     Recording recording;
     recording.format = "kernel-tuner-cache";
-    recording.kernel = json.value("kernel_name", "");
-    recording.device = json.value("device_name", "");
+    recording.kernel = root.optional_string(json, "kernel_name", "the kernel's name");
+    recording.device = root.optional_string(json, "device_name", "the device's name");
     const JsonPath keys_path = root.field("tune_params_keys");
     const auto& keys = keys_path.array(json["tune_params_keys"], "an array of parameter names");
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t i = 0; i < keys.size(); ++i) {
         names.push_back(keys_path.index(i).string(keys[i], "a parameter name"));
+        if (std::find(names.begin(), names.end() - 1, names.back()) != names.end() - 1)
+            keys_path.index(i).fail_got(keys[i], "a parameter name not given before");
+    }
     const nlohmann::json* declared = nullptr;
     if (const auto params = json.find("tune_params"); params != json.end())
         declared = &root.field("tune_params").object(*params, "an object of value arrays");
 
     const JsonPath cache = root.field("cache");
-    for (const auto& [key, entry] :
-         cache.object(json["cache"], "an object of measured configurations").items()) {
+    const auto& entries = cache.object(json["cache"], "an object of measured configurations");
+    if (entries.empty()) cache.fail("got an empty object", "measured configurations");
+    for (const auto& [key, entry] : entries.items()) {
         const JsonPath at = cache.key(key);
         at.object(entry, "an object with the parameters' values and time");
         Config config;

@@ -54,15 +54,18 @@ std::vector<std::string> names_of(const Config& config) {
     return names;
 }
 
+// A candidate of a derived source or with options of its own is not a point of the parameter
+// space a replay searches: its row is left out.
+bool is_space_point(const nlohmann::json& row) {
+    return !row.is_object() || (!row.contains("source_id") && !row.contains("options"));
+}
+
 // Every row must set exactly `names` (sorted, as a Config's keys are).
 void read_rows(const nlohmann::json& rows, const JsonPath& path,
                const std::vector<std::string>& names, Recording& recording) {
     path.array(rows, "an array of measured configurations");
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        // A candidate of a derived source or with options of its own is not a point of the
-        // parameter space a replay searches.
-        if (rows[i].is_object() && (rows[i].contains("source_id") || rows[i].contains("options")))
-            continue;
+        if (!is_space_point(rows[i])) continue;
         auto [config, outcome] = read_row(rows[i], path.index(i));
         if (names_of(config) != names)
             path.index(i)
@@ -83,8 +86,8 @@ Recording read_optiml_recording(const nlohmann::json& json, const JsonPath& root
     const JsonPath version = root.field("version");
     if (version.integer(root.member(json, "version", "1"), "1") != 1)
         version.fail_got(json["version"], "1 (the only version so far)");
-    recording.kernel = json.value("kernel", "");
-    recording.device = json.value("device", "");
+    recording.kernel = root.optional_string(json, "kernel", "the kernel's name");
+    recording.device = root.optional_string(json, "device", "the device's name");
 
     const JsonPath space = root.field("space");
     const char* const space_shape = "an object with names, values and defaults";
@@ -120,7 +123,7 @@ Recording read_optiml_recording(const nlohmann::json& json, const JsonPath& root
     read_rows(rows, root.field("records"), sorted, recording);
     // A value outside space.values would make its record unreachable: say so instead.
     for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t p = 0; p < names.size(); ++p) {
+        for (std::size_t p = 0; p < names.size() && is_space_point(rows[i]); ++p) {
             const auto& declared = recording.space.values[p];
             const nlohmann::json& value = rows[i]["parameters"][names[p]];
             if (std::find(declared.begin(), declared.end(), value.get<std::int64_t>()) ==
@@ -138,9 +141,10 @@ Recording read_optiml_recording(const nlohmann::json& json, const JsonPath& root
 Recording read_optiml_manifest(const nlohmann::json& json, const JsonPath& root) {
     Recording recording;
     recording.format = "optiml-manifest";
-    recording.kernel = json.value("name", "");
+    recording.kernel = root.optional_string(json, "name", "the kernel's name");
     if (const auto device = json.find("device"); device != json.end() && device->is_object())
-        recording.device = device->value("name", "");
+        recording.device =
+            root.field("device").optional_string(*device, "name", "the device's name");
     const char* const defaults_shape = "the default configuration (an object of parameter values)";
     const Config defaults = read_parameters(root.member(json, "default_parameters", defaults_shape),
                                             root.field("default_parameters"));

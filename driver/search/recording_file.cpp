@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include "driver/search/detail/recording_json.h"
@@ -51,13 +52,24 @@ double JsonPath::number(const nlohmann::json& value, const std::string& expected
 }
 
 std::int64_t JsonPath::integer(const nlohmann::json& value, const std::string& expected) const {
-    if (!value.is_number_integer()) fail_got(value, expected);
+    // An unsigned value beyond int64 would wrap around to a negative one.
+    if (!value.is_number_integer() ||
+        (value.is_number_unsigned() &&
+         value.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}))
+        fail_got(value, expected);
     return value.get<std::int64_t>();
 }
 
 std::string JsonPath::string(const nlohmann::json& value, const std::string& expected) const {
     if (!value.is_string()) fail_got(value, expected);
     return value.get<std::string>();
+}
+
+std::string JsonPath::optional_string(const nlohmann::json& object, std::string_view name,
+                                      const std::string& expected) const {
+    const auto found = object.find(name);
+    if (found == object.end()) return "";
+    return field(name).string(*found, expected);
 }
 
 void span_space(Recording& recording, std::vector<std::string> names,
@@ -73,10 +85,20 @@ void span_space(Recording& recording, std::vector<std::string> names,
     restrict_to_records(recording);
     if (defaults) {
         space.defaults = *defaults;
-    } else {
-        const std::vector<Config> valid = space.enumerate_valid();
-        space.defaults = valid.empty() ? Config{} : valid.front();
+        return;
     }
+    // The first in enumeration order (the names' order, each one's values ascending, the last
+    // name varying fastest): the least record by its values in the names' order. Enumerating
+    // the space instead would take as long as the product of its value counts.
+    const auto before = [&](const Config& a, const Config& b) {
+        for (const std::string& name : space.names)
+            if (a.at(name) != b.at(name)) return a.at(name) < b.at(name);
+        return false;
+    };
+    space.defaults = Config{};
+    for (auto it = recording.records.begin(); it != recording.records.end(); ++it)
+        if (it == recording.records.begin() || before(it->first, space.defaults))
+            space.defaults = it->first;
 }
 
 }  // namespace detail
@@ -89,7 +111,7 @@ Recording read_recording(const std::filesystem::path& file) {
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // a syntax error, a number out of range
         root.fail(std::string("not JSON (") + e.what() + ")", "a JSON recording");
     }
     const char* const formats =

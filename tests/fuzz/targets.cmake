@@ -9,3 +9,9 @@ optiml_fuzz_target(llm_response LIBS optiml_llm
                    SEEDS tests/data/llm/*.md tests/fuzz/seeds/llm_response/*)
 optiml_fuzz_target(fill_file LIBS optiml_spec SEEDS tests/fuzz/seeds/fill_file/*)
 optiml_fuzz_target(activity LIBS optiml_init SEEDS tests/fuzz/seeds/activity/*)
+optiml_fuzz_target(replay_kernel_tuner LIBS optiml_replay
+                   SEEDS tests/unit/search/data/kernel_tuner_cache.json
+                         tests/unit/search/data/optiml_recording.json
+                         tests/fuzz/seeds/replay_kernel_tuner/*)
+optiml_fuzz_target(replay_t4 LIBS optiml_replay
+                   SEEDS tests/unit/search/data/t4_results.json tests/fuzz/seeds/replay_t4/*)

@@ -34,6 +34,10 @@ class JsonPath {
     double number(const nlohmann::json& value, const std::string& expected) const;
     std::int64_t integer(const nlohmann::json& value, const std::string& expected) const;
     std::string string(const nlohmann::json& value, const std::string& expected) const;
+    // The member `name` of `object` when it is a string, "" when it is absent; any other value
+    // fails as field `name`.
+    std::string optional_string(const nlohmann::json& object, std::string_view name,
+                                const std::string& expected) const;
 
   private:
     explicit JsonPath(base::JsonPath at) : at_(std::move(at)) {}
@@ -41,7 +45,8 @@ class JsonPath {
 };
 
 // Names in the given order; each parameter's values are the distinct recorded ones, ascending.
-// Defaults: `defaults` when given, else the first recorded configuration in enumeration order.
+// Defaults: `defaults` when given, else the first recorded configuration in enumeration order
+// (found among the records: the space they span is never enumerated).
 void span_space(Recording& recording, std::vector<std::string> names,
                 std::optional<Config> defaults = std::nullopt);
 

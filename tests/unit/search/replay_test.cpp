@@ -130,6 +130,64 @@ TEST(Recording, MalformedFilesNameTheField) {
               "\"schema_version\" and \"results\")");
 }
 
+// Found by fuzzing (tests/fuzz/replay_kernel_tuner_fuzz.cpp, replay_t4_fuzz.cpp): each of these
+// files ended the process (a nlohmann exception, an empty vector indexed, or an enumeration of
+// the 30^8 configurations the records span) instead of one error naming the file and the field.
+TEST(Recording, MalformedFilesFoundByFuzzingNameTheField) {
+    EXPECT_EQ(
+        error_reading(R"({"tune_params_keys": ["x"], "cache": {"1": {"x": 1e309}}})").substr(0, 27),
+        ": (file): not JSON ([json.e")
+        << "a number out of range is not a syntax error, but is no JSON of ours either";
+    EXPECT_EQ(error_reading(R"({"tune_params_keys": ["x"], "cache": {}})"),
+              ": cache: got an empty object; expected measured configurations");
+    EXPECT_EQ(error_reading(R"({"tune_params_keys": ["x", "x"], "cache": {"1": {"x": 1}}})"),
+              ": tune_params_keys[1]: got \"x\"; expected a parameter name not given before");
+    EXPECT_EQ(error_reading(R"({"kernel_name": 5, "tune_params_keys": ["x"],
+                                "cache": {"1": {"x": 1, "time": 1.0}}})"),
+              ": kernel_name: got 5; expected the kernel's name");
+    EXPECT_EQ(error_reading(R"({"tune_params_keys": ["x"],
+                                "cache": {"1": {"x": 18446744073709551615, "time": 1.0}}})"),
+              ": cache[\"1\"].x: got 18446744073709551615; expected an integer within 64 bits");
+    EXPECT_EQ(error_reading(R"({"results": [{"configuration": {"a": 1}, "invalidity": "correct",
+                                "measurements": [{"name": 3, "value": 1}]}]})"),
+              ": results[0].measurements[0].name: got 3; expected the measurement's name");
+    EXPECT_EQ(error_reading(R"({"results": [{"configuration": {"a": 1}, "invalidity": "correct",
+                                "measurements": [{"name": "time", "value": 1, "unit": 3}]}]})"),
+              ": results[0].measurements[0].unit: got 3; expected \"ms\", \"s\" or \"us\"");
+    EXPECT_EQ(error_reading(R"({"format": "optiml-recording", "version": 1, "kernel": 1,
+                                "space": {"names": [], "values": [], "defaults": {}},
+                                "records": []})"),
+              ": kernel: got 1; expected the kernel's name");
+    EXPECT_EQ(error_reading(R"({"default_parameters": {"a": 1}, "device": {"name": 7},
+                                "trace": [{"parameters": {"a": 1}, "status": "ok",
+                                           "time_ms": {"median": 1}}]})"),
+              ": device.name: got 7; expected the device's name");
+
+    // A derived candidate's row (left out) has no parameters to check against the space.
+    const fs::path file = fs::path(::testing::TempDir()) / "derived_row.json";
+    std::ofstream(file) << R"({"format": "optiml-recording", "version": 1,
+        "space": {"names": ["a"], "values": [[1]], "defaults": {"a": 1}},
+        "records": [{"source_id": "x"}, {"parameters": {"a": 1}, "status": "compile_error"}]})";
+    EXPECT_EQ(read_recording(file).records.size(), 1u);
+
+    // Defaults without enumerating the space: 30 records of 8 parameters, each with its own
+    // values, span 30^8 configurations; the first record in enumeration order is the default.
+    nlohmann::json cache = nlohmann::json::object();
+    std::vector<std::string> names;
+    for (int p = 0; p < 8; ++p) names.push_back("p" + std::to_string(p));
+    for (int r = 0; r < 30; ++r) {
+        nlohmann::json entry = {{"time", 1.0 + r}};
+        for (int p = 0; p < 8; ++p) entry[names[static_cast<std::size_t>(p)]] = 100 - 3 * r + p;
+        cache[std::to_string(r)] = entry;
+    }
+    const fs::path wide = fs::path(::testing::TempDir()) / "wide_space.json";
+    std::ofstream(wide) << nlohmann::json{{"tune_params_keys", names}, {"cache", cache}}.dump();
+    const Recording recording = read_recording(wide);
+    EXPECT_EQ(recording.records.size(), 30u);
+    EXPECT_EQ(recording.space.defaults.at("p0"), 100 - 3 * 29);
+    EXPECT_EQ(recording.space.defaults.at("p7"), 100 - 3 * 29 + 7);
+}
+
 TEST(Replay, AConfigurationOutsideTheRecordingFailsAsNotRecorded) {
     const Recording recording = read_recording(data("optiml_recording.json"));
     ReplayEvaluator evaluator(recording);
