@@ -6,8 +6,11 @@ set -euo pipefail
 # chromium (headless) renders `optiml report`'s HTML pages in the report tests.
 # nginx (its build includes ngx_http_dav_module), curl, jq and openssl: the remote-cache tests
 # serve a WebDAV cache on loopback, over HTTP and TLS (tests/integration/remote_cache.sh).
+# strace and xxd: the load test slows a build's reads and writes and reads the images a launcher
+# embeds (tests/integration/cache_under_load.sh).
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
-          libgtest-dev googletest chromium fonts-dejavu-core nginx curl jq openssl patch)
+          libgtest-dev googletest chromium fonts-dejavu-core nginx curl jq openssl patch strace
+          xxd)
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
     command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }

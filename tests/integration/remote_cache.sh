@@ -10,11 +10,6 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/nginx.sh"
 optiml=$1
-seed=$source_dir/examples/saxpy/optiml-seed
-find "$seed" -name manifest.json -print -quit | grep -q . || fail "$seed holds no cache entry"
-unset OPTIML_REMOTE_CACHE OPTIML_REMOTE_CACHE_MODE OPTIML_REMOTE_CACHE_TOKEN OPTIML_SIGNING_KEY \
-    OPTIML_REMOTE_CACHE_USER OPTIML_REMOTE_CACHE_PASSWORD OPTIML_TRUSTED_KEYS \
-    OPTIML_REMOTE_CACHE_TIMEOUT_MS OPTIML_REMOTE_CACHE_CONNECT_TIMEOUT_MS
 
 start_nginx "$work/nginx"
 trap stop_nginx EXIT
@@ -25,54 +20,9 @@ table=()
 row() { table+=("| $1 | $2 | $3 |"); }
 
 # --- keys and entries: 8 kernels (saxpy_1..8), one signed entry each in the runner's cache ---
-"$optiml" cache keygen --out "$work/keys" --name runner --comment "test runner" >/dev/null
+make_signed_entries
 "$optiml" cache keygen --out "$work/keys" --name stranger --comment "not ours" >/dev/null
 [[ $(stat -c %a "$work/keys/runner.pem") == 600 ]] || fail "the private key is not mode 0600"
-trusted=$work/keys/runner.pub
-kernels=$work/kernels
-mkdir -p "$kernels"
-cp "$source_dir/examples/saxpy/kernels/saxpy.cu" "$kernels/"
-runner=$work/runner-cache
-"$optiml" cache --cache-dir "$runner" import --from "$seed" >/dev/null
-seed_key=$("$optiml" cache key --spec "$source_dir/examples/saxpy/kernels/saxpy.optiml.json" --arch 90)
-seed_entry=$runner/entries/${seed_key:0:2}/$seed_key
-[[ -f $seed_entry/manifest.json ]] || fail "the saxpy seed has no entry $seed_key"
-keys=()
-for i in $(seq 8); do
-    jq ".name = \"saxpy_$i\"" "$source_dir/examples/saxpy/kernels/saxpy.optiml.json" \
-        >"$kernels/saxpy_$i.optiml.json"
-    key=$("$optiml" cache key --spec "$kernels/saxpy_$i.optiml.json" --arch 90)
-    keys+=("$key")
-    mkdir -p "$runner/entries/${key:0:2}/$key"
-    cp "$seed_entry"/kernel.* "$runner/entries/${key:0:2}/$key/"
-    jq --arg key "$key" --arg name "saxpy_$i" '.key = $key | .name = $name | del(.signature)' \
-        "$seed_entry/manifest.json" >"$runner/entries/${key:0:2}/$key/manifest.json"
-done
-rm -rf "$seed_entry"
-"$optiml" cache --cache-dir "$runner" sign --key "$work/keys/runner.pem" >/dev/null
-"$optiml" cache --cache-dir "$runner" verify >/dev/null || fail "the runner's cache is damaged"
-
-# build_kernel N URL LOG [driver options]: kernel N's `optiml build` with the shared local cache,
-# generating into $work/out/N (or $work/out/$out_name).
-local_cache=$work/local-cache
-build_kernel() {
-    local i=$1 url=$2 log=$3
-    shift 3
-    "$optiml" build --spec "$kernels/saxpy_$i.optiml.json" --archs 90 --out "$work/out/${out_name:-$i}" \
-        --cache-dir "$local_cache" --remote-cache "$url" --trusted-keys "$trusted" "$@" >"$log" 2>&1
-}
-embeds_tuned() { grep -Eq '^// sm_90: variant [0-9]+' "$work/out/$1/optiml_saxpy_$1.cu"; }
-# Every blob on the server is stored under the SHA-256 of its bytes.
-check_server_blobs() {
-    local blob count=0
-    for blob in "$nginx_root"/cas/*; do
-        [[ $(sha256sum <"$blob" | cut -c1-64) == "$(basename "$blob")" ]] ||
-            fail "blob $blob on the server does not match its digest (torn or lost)"
-        count=$((count + 1))
-    done
-    echo "$count"
-}
-remote_warnings() { cat "$@" | grep -c '^optiml: warning: remote cache' || true; }
 # The connections waiting to be accepted by the listener on 127.0.0.1:<port>: a stopped nginx
 # accepts none, so this counts the requests made to it meanwhile (rx_queue of a LISTEN socket,
 # state 0A, in /proc/net/tcp is its accept queue).
