@@ -13,13 +13,16 @@ if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
     export PATH=/usr/local/cuda/bin:$PATH
 fi
 sanitizers=-fsanitize=fuzzer-no-link,address,undefined
+# Programs link --as-needed, as GCC's do by default on Debian and Ubuntu: a target that links a
+# room which links the CUDA driver (libcuda.so.1) but calls none of it then runs where no driver
+# is installed (clang names every library given).
 # Shared libraries (liboptiml-activity.so, which the profiler's library depends on being built)
 # link with --no-undefined: they name the sanitizers' runtime as a shared library, since clang
 # puts the static one only into programs. No fuzz target loads them.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_UNITY_BUILD=ON -DOPTIML_FUZZ=ON \
     -DCMAKE_CXX_FLAGS="$sanitizers -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined -Wl,--as-needed" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined -shared-libasan" >/dev/null
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "driver/base/json_field.h"
 #include "driver/base/read_file.h"
 
 namespace optiml::compile {
@@ -71,7 +74,13 @@ void add_archs(const std::string& text, std::vector<int>& archs) {
     static const std::regex arch(R"((?:sm|compute|lto)_([0-9]+)[a-z]?)");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), arch);
          it != std::sregex_iterator(); ++it) {
-        const int number = std::stoi((*it)[1].str());
+        const std::string digits = (*it)[1].str();
+        int number = 0;
+        const auto [end, error] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), number);
+        if (error != std::errc() || end != digits.data() + digits.size() || number <= 0)
+            throw BuildFlagsError("the compile command names the architecture " + it->str() +
+                                  ", whose number nvcc does not know");
         if (std::find(archs.begin(), archs.end(), number) == archs.end()) archs.push_back(number);
     }
 }
@@ -79,6 +88,26 @@ void add_archs(const std::string& text, std::vector<int>& archs) {
 fs::path absolute_in(const fs::path& directory, const std::string& path) {
     const fs::path p(path);
     return (p.is_absolute() ? p : directory / p).lexically_normal();
+}
+
+[[noreturn]] void throw_build_flags_error(const std::string& message) {
+    throw BuildFlagsError(message);
+}
+
+// The member `name` of a database's entry when it is a string, "" when it is absent.
+std::string optional_string(const nlohmann::json& entry, std::string_view name,
+                            const base::JsonPath& at, const std::string& expected) {
+    const auto found = entry.find(name);
+    if (found == entry.end()) return "";
+    return base::JsonField(*found, at.field(name)).string(expected);
+}
+
+// A path as the file system resolves it (symbolic links, "..") where it can, else as written:
+// a name too long for the file system is no error here, only a file no entry names.
+fs::path comparable(const fs::path& path) {
+    std::error_code error;
+    fs::path resolved = fs::weakly_canonical(path, error);
+    return error ? path.lexically_normal() : resolved;
 }
 
 bool is_nvcc(const std::string& word) {
@@ -150,9 +179,17 @@ class Parser {
             return;
         }
         if (name == "--options-file" || name == "-optf") {
-            for (std::string& extra : split_shell_words(
-                     base::read_file(absolute_in(command_.directory, value_of(split)))))
-                words_.insert(words_.begin() + static_cast<long>(position_ + 1), std::move(extra));
+            // An options file may name others, and so itself: never read without end.
+            if (++options_files_ > kMaxOptionsFiles)
+                throw BuildFlagsError("the compile command reads more than " +
+                                      std::to_string(kMaxOptionsFiles) +
+                                      " options files (does one name itself?)");
+            // Its words in their order, next after the option's.
+            std::vector<std::string> extra = split_shell_words(
+                base::read_file(absolute_in(command_.directory, value_of(split))));
+            words_.insert(words_.begin() + static_cast<long>(position_ + 1),
+                          std::make_move_iterator(extra.begin()),
+                          std::make_move_iterator(extra.end()));
             return;
         }
         if (is_one_of(word, kDeviceSwitches)) return flags_.options.push_back(word);
@@ -173,6 +210,8 @@ class Parser {
     std::vector<std::string> words_;
     std::size_t position_ = 0;
     BuildFlags flags_;
+    static constexpr int kMaxOptionsFiles = 64;
+    int options_files_ = 0;
 };
 
 }  // namespace
@@ -228,18 +267,29 @@ std::optional<CompileCommand> find_compile_command(const fs::path& database, con
     }
     if (!entries.is_array())
         throw BuildFlagsError(database.string() + ": expected an array of compile commands");
-    const fs::path wanted = fs::weakly_canonical(file);
-    for (const auto& entry : entries) {
+    const base::JsonPath root(database.string(), "", &throw_build_flags_error);
+    const fs::path wanted = comparable(file);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const nlohmann::json& entry = entries[i];
         if (!entry.is_object() || !entry.contains("file")) continue;
-        const fs::path directory = entry.value("directory", std::string());
-        if (fs::weakly_canonical(absolute_in(directory, entry["file"].get<std::string>())) !=
+        const base::JsonPath at = root.index(i);
+        const fs::path directory = optional_string(entry, "directory", at, "a folder (string)");
+        if (comparable(absolute_in(directory, optional_string(entry, "file", at, "a path"))) !=
             wanted)
             continue;
         CompileCommand command{{}, directory};
-        if (const auto arguments = entry.find("arguments"); arguments != entry.end())
-            command.words = arguments->get<std::vector<std::string>>();
-        else
-            command.words = split_shell_words(entry.value("command", std::string()));
+        if (const auto arguments = entry.find("arguments"); arguments != entry.end()) {
+            const base::JsonField field(*arguments, at.field("arguments"));
+            for (const base::JsonField& word : field.items("an array of the command's words"))
+                command.words.push_back(word.string("a word of the command (string)"));
+        } else {
+            try {
+                command.words = split_shell_words(
+                    optional_string(entry, "command", at, "the command line (string)"));
+            } catch (const BuildFlagsError& e) {
+                at.field("command").fail(e.what(), "a command line as a POSIX shell splits it");
+            }
+        }
         return command;
     }
     return std::nullopt;

@@ -19,7 +19,9 @@ std::string inside(const fs::path& path, const fs::path& root) {
 bool toolkit_or_system(const fs::path& dir) {
     static const fs::path toolkit =
         fs::weakly_canonical(fs::path(compile::nvcc_path())).parent_path().parent_path();
-    const fs::path real = fs::weakly_canonical(dir);
+    std::error_code error;  // a name too long for the file system: taken as written
+    fs::path real = fs::weakly_canonical(dir, error);
+    if (error) real = dir.lexically_normal();
     for (const fs::path& root :
          {toolkit, fs::path("/usr/include"), fs::path("/usr/local/include"), fs::path("/usr/lib")})
         if (!inside(real, root).empty()) return true;

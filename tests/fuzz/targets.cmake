@@ -15,3 +15,4 @@ optiml_fuzz_target(replay_kernel_tuner LIBS optiml_replay
                          tests/fuzz/seeds/replay_kernel_tuner/*)
 optiml_fuzz_target(replay_t4 LIBS optiml_replay
                    SEEDS tests/unit/search/data/t4_results.json tests/fuzz/seeds/replay_t4/*)
+optiml_fuzz_target(compile_commands LIBS optiml_identity SEEDS tests/fuzz/seeds/compile_commands/*)

@@ -69,11 +69,13 @@ TEST(NvccCommand, RejectsWhatItCannotRead) {
 TEST(NvccCommand, FollowsAnOptionsFile) {
     const fs::path dir = fs::temp_directory_path() / "optiml_build_flags_test";
     fs::create_directories(dir);
-    std::ofstream(dir / "includes.rsp") << "-I\"inc dir\" -DFROM_FILE\n";
+    std::ofstream(dir / "includes.rsp") << "-I\"inc dir\" -DFROM_FILE -I second -DLAST\n";
     const BuildFlags flags =
         parse_nvcc_command({{"nvcc", "--options-file", "includes.rsp", "-G", "k.cu"}, dir});
-    EXPECT_EQ(flags.include_dirs, (std::vector<fs::path>{dir / "inc dir"}));
-    EXPECT_EQ(flags.options, (Words{"-DFROM_FILE", "-G"}));
+    // In the file's order (they were inserted reversed: "-I second" became "second -I" and -I
+    // took the next word).
+    EXPECT_EQ(flags.include_dirs, (std::vector<fs::path>{dir / "inc dir", dir / "second"}));
+    EXPECT_EQ(flags.options, (Words{"-DFROM_FILE", "-DLAST", "-G"}));
     fs::remove_all(dir);
 }
 
@@ -98,6 +100,63 @@ TEST(CompileDatabase, FindsTheEntryOfAFileByEitherForm) {
         FAIL() << "expected an error";
     } catch (const BuildFlagsError& e) {
         EXPECT_NE(std::string(e.what()).find("broken.json"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+// Found by fuzzing (tests/fuzz/compile_commands_fuzz.cpp): each of these databases ended the
+// process (a nlohmann type_error, std::out_of_range from std::stoi, a filesystem_error) or gave an
+// error without the database's name, instead of one BuildFlagsError naming the database and the
+// entry's field.
+TEST(CompileDatabase, MalformedEntriesFoundByFuzzingNameTheDatabaseAndField) {
+    const fs::path dir = fs::temp_directory_path() / "optiml_compile_db_fuzz_test";
+    fs::create_directories(dir);
+    const fs::path database = dir / "compile_commands.json";
+    const auto error_of = [&](const std::string& text) {
+        std::ofstream(database) << text;
+        try {
+            const auto command = find_compile_command(database, "/s/k.cu");
+            if (command) parse_nvcc_command(*command);
+        } catch (const BuildFlagsError& e) {
+            const std::string message = e.what();
+            if (!message.starts_with(database.string())) return "(unnamed) " + message;
+            return message.substr(database.string().size());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(error_of(R"([{"directory": 5, "file": "/s/k.cu", "command": "nvcc"}])"),
+              ": [0].directory: got 5; expected a folder (string)");
+    EXPECT_EQ(error_of(R"([{"directory": "/b", "file": ["/s/k.cu"], "command": "nvcc"}])"),
+              ": [0].file: got an array; expected a path");
+    EXPECT_EQ(error_of(R"([{"directory": "/b", "file": "/s/k.cu", "arguments": "nvcc -c"}])"),
+              ": [0].arguments: got the string \"nvcc -c\"; expected an array of the command's "
+              "words");
+    EXPECT_EQ(error_of(R"([{"directory": "/b", "file": "/s/k.cu", "arguments": ["nvcc", 1]}])"),
+              ": [0].arguments[1]: got 1; expected a word of the command (string)");
+    EXPECT_EQ(error_of(R"([{"directory": "/b", "file": "/s/k.cu", "command": "nvcc -DX=\"a"}])"),
+              ": [0].command: unterminated \" in the command: nvcc -DX=\"a; expected a command "
+              "line as a POSIX shell splits it");
+    // A name longer than the file system takes is only a file no entry names.
+    EXPECT_EQ(error_of(R"([{"directory": "/b", "file": "/)" + std::string(5000, 'a') +
+                       R"(", "command": "nvcc"}])"),
+              "(accepted)");
+    fs::remove(database);
+    try {
+        parse_nvcc_command({{"nvcc", "-arch=sm_99999999999", "k.cu"}, "/b"});
+        FAIL() << "expected an error";
+    } catch (const BuildFlagsError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "the compile command names the architecture sm_99999999999, whose number nvcc "
+                  "does not know");
+    }
+    // An options file that names itself.
+    std::ofstream(dir / "self.rsp") << "-DA --options-file self.rsp\n";
+    try {
+        parse_nvcc_command({{"nvcc", "--options-file", "self.rsp", "k.cu"}, dir});
+        FAIL() << "expected an error";
+    } catch (const BuildFlagsError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "the compile command reads more than 64 options files (does one name itself?)");
     }
     fs::remove_all(dir);
 }

@@ -34,6 +34,17 @@ TEST(TargetFlags, ProjectFoldersEnterTheKeyRelativeToTheirTree) {
     EXPECT_TRUE(flags.relocatable);
 }
 
+// Found by fuzzing (tests/fuzz/compile_commands_fuzz.cpp): an include folder whose name is
+// longer than the file system takes ended the build with a filesystem_error; it is only searched.
+TEST(TargetFlags, AnIncludeFolderTooLongForTheFileSystemIsOnlySearched) {
+    compile::BuildFlags build;
+    build.include_dirs = {fs::path("/" + std::string(5000, 'a'))};
+    const spec::TargetFlags flags =
+        identity::to_target_flags(build, {"/b/compile_commands.json", "/src", "/b", ""});
+    EXPECT_EQ(flags.outside_include_dirs, build.include_dirs);
+    EXPECT_TRUE(flags.project_include_dirs.empty());
+}
+
 class TargetFlagsSpec : public ::testing::Test {
   protected:
     spec::Spec spec = spec::load_spec(kData / "scale_matrix.optiml.json");
