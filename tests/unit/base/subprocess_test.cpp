@@ -103,17 +103,26 @@ TEST(Subprocess, AnswersOnItsStdinPipe) {
 
 // A child that never answers: the deadline ends the read, and kill() ends the child and what it
 // started in its process group.
-TEST(Subprocess, AHangTimesOutAndIsKilledWithWhatItStarted) {
+// Starts a shell (its own process group, stdout piped, and `input`) that starts a sleeper, says
+// the sleeper's pid and waits for it: the pid of the sleeper.
+pid_t start_shell_with_sleeper(Subprocess& process, Stream input) {
     SpawnOptions options = shell("sleep 30 & echo $!; wait");
+    options.input = input;
     options.output = Stream::Pipe;
     options.own_process_group = true;
-    Subprocess process;
-    ASSERT_FALSE(process.start(options).has_value());
+    EXPECT_FALSE(process.start(options).has_value());
     std::string text;
     while (text.find('\n') == std::string::npos)
-        ASSERT_EQ(process.read_output(text, in(10s)), Subprocess::Read::Data);
-    const pid_t sleeper = std::stoi(text);
+        if (process.read_output(text, in(10s)) != Subprocess::Read::Data) return -1;
+    return std::stoi(text);
+}
+
+TEST(Subprocess, AHangTimesOutAndIsKilledWithWhatItStarted) {
+    Subprocess process;
+    const pid_t sleeper = start_shell_with_sleeper(process, Stream::Inherit);
+    ASSERT_GT(sleeper, 0);
     const pid_t shell_pid = process.pid();
+    std::string text;
     const auto before = std::chrono::steady_clock::now();
     EXPECT_EQ(process.read_output(text, in(200ms)), Subprocess::Read::TimedOut);
     EXPECT_GE(std::chrono::steady_clock::now() - before, 190ms);
@@ -129,8 +138,8 @@ TEST(Subprocess, FinishLetsAChildEndByItselfOnEndOfInput) {
     const fs::path marker = fs::temp_directory_path() / ("finish-" + std::to_string(getpid()));
     fs::remove(marker);
     Subprocess process;
-    ASSERT_FALSE(process.start(piped("cat >/dev/null; echo after-input > " + marker.string()))
-                     .has_value());
+    ASSERT_FALSE(
+        process.start(piped("cat >/dev/null; echo after-input > " + marker.string())).has_value());
     ASSERT_TRUE(process.write_input("a request\n"));
     EXPECT_TRUE(process.finish(10s));
     EXPECT_FALSE(process.running());
@@ -139,14 +148,9 @@ TEST(Subprocess, FinishLetsAChildEndByItselfOnEndOfInput) {
 }
 
 TEST(Subprocess, FinishKillsAChildThatIgnoresTheEndOfInputWithWhatItStarted) {
-    SpawnOptions options = piped("sleep 30 & echo $!; wait");
-    options.own_process_group = true;
     Subprocess process;
-    ASSERT_FALSE(process.start(options).has_value());
-    std::string text;
-    while (text.find('\n') == std::string::npos)
-        ASSERT_EQ(process.read_output(text, in(10s)), Subprocess::Read::Data);
-    const pid_t sleeper = std::stoi(text);
+    const pid_t sleeper = start_shell_with_sleeper(process, Stream::Pipe);
+    ASSERT_GT(sleeper, 0);
     const pid_t shell_pid = process.pid();
     EXPECT_FALSE(process.finish(100ms));
     EXPECT_FALSE(process.running());
