@@ -1,14 +1,15 @@
 // An LLM endpoint's answer: the bytes are the body of an HTTP 200 from an OpenAI-compatible
 // chat-completions endpoint (driver/llm/detail/http_chat.h: parse_chat_reply), whose message is
 // then read as a proposal (response_parse.h: the ```cuda block and the JSON block of changes) and
-// held to the guardrails against the example kernel it rewrites (guardrail.h). A body that is not
-// a chat.completion is also read as the message itself, so that mutations reach the answer's
-// parser directly. Allowed: LlmError (never carrying the API key), AnswerRejected of stage "parse"
-// from the parser and of stage "guardrail" from the guardrails; anything else is a finding, as is
-// a guarded kernel whose lines from the answer lie outside its text.
+// held to the guardrails against the example kernel it rewrites (guardrail.h; its body emptied). A
+// body that is not a chat.completion is also read as the message itself, so that mutations reach
+// the answer's parser directly. Allowed: LlmError (never carrying the API key), AnswerRejected of
+// stage "parse" from the parser and of stage "guardrail" from the guardrails; anything else is a
+// finding, as is a guarded kernel whose lines from the answer lie outside its text.
 #include "driver/llm/detail/http_chat.h"
 #include "driver/llm/guardrail.h"
 #include "driver/llm/response_parse.h"
+#include "driver/source/kernel_text.h"
 #include "fuzz_support.h"
 
 #include <algorithm>
@@ -28,12 +29,17 @@ struct Original {
     std::string text;  // its file's
 };
 
+// The example's file with its kernel's body emptied: the guardrails compare the kernel's
+// signature and replace its whole span, so the body only costs lexing time (most of a run's,
+// under libFuzzer's instrumentation).
 Original example(const std::string& name, const std::string& file) {
     std::ifstream in(std::filesystem::path(OPTIML_SOURCE_DIR) / file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().empty()) fuzz::finding("cannot read " + file);
-    return {name, text.str()};
+    std::ostringstream read;
+    read << in.rdbuf();
+    const std::string text = read.str();
+    if (text.empty()) fuzz::finding("cannot read " + file);
+    const source::KernelText kernel = source::find_kernel(text, name);
+    return {name, text.substr(0, kernel.body_begin) + "{\n}\n" + text.substr(kernel.body_end)};
 }
 
 // The example the answer rewrites: saxpy's when its code names saxpy, else matmul's.
