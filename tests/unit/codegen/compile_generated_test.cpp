@@ -18,7 +18,6 @@ const std::string nvcc = OPTIML_NVCC;
 const std::string host_compiler = OPTIML_HOST_CXX;
 const std::filesystem::path runtime_include = OPTIML_RUNTIME_INCLUDE;
 const std::filesystem::path cuda_include = OPTIML_CUDA_INCLUDE;
-const std::filesystem::path runtime_library = OPTIML_RUNTIME_LIBRARY;
 
 // Writes the launcher for `spec` into a fresh folder laid out as `optiml build` lays it out.
 std::filesystem::path generate_into(const std::string& label, const spec::Spec& spec,
@@ -82,8 +81,8 @@ test::CommandResult build_program(const std::filesystem::path& dir, const std::s
                                   const std::string& main_file) {
     return run_command(nvcc + " -arch=sm_90 -std=c++20 -I" + quote(runtime_include) + " -I" +
                        quote(dir / "include") + " " + quote(dir / source_path(name)) + " " +
-                       quote(test::data_dir() / main_file) + " " + quote(runtime_library) + " -o " +
-                       quote(dir / "program"));
+                       quote(test::data_dir() / main_file) + " " +
+                       test::runtime_library_arguments() + " -o " + quote(dir / "program"));
 }
 
 TEST(CompileGenerated, SaxpySourceCompilesWithNvccAndHeaderWithTheHostCompiler) {
@@ -187,8 +186,8 @@ TEST(CompileGenerated, AProgramThatNeverLaunchesTheTunedKernelSaysSoWhenVerbose)
     const test::CommandResult build =
         run_command(nvcc + " -arch=sm_90 -std=c++17 -DNDEBUG -I" + quote(runtime_include) + " -I" +
                     quote(dir / "include") + " " + quote(dir / source_path("scale_matrix")) + " " +
-                    quote(test::data_dir() / "never_launch.cpp") + " " + quote(runtime_library) +
-                    " -o " + quote(dir / "program"));
+                    quote(test::data_dir() / "never_launch.cpp") + " " +
+                    test::runtime_library_arguments() + " -o " + quote(dir / "program"));
     ASSERT_EQ(build.exit_code, 0) << build.output;
     const test::CommandResult quiet = run_command(quote(dir / "program"));
     EXPECT_EQ(quiet.exit_code, 0) << quiet.output;

@@ -57,7 +57,7 @@ ProgramRun build_and_run(const std::string& label, const spec::Spec& spec,
         nvcc_program + " -arch=sm_90 -std=c++20 -Xcompiler=-Wall,-Wextra,-Werror -I" +
         quote(OPTIML_RUNTIME_INCLUDE) + " -I" + quote(dir / "include") + " " +
         quote(dir / source_path(spec.name)) + " " + quote(test::data_dir() / "call_tile_fill.cpp") +
-        " " + quote(OPTIML_RUNTIME_LIBRARY) + " -o " + quote(dir / "program"));
+        " " + test::runtime_library_arguments() + " -o " + quote(dir / "program"));
     EXPECT_EQ(build.exit_code, 0) << build.output;
     if (build.exit_code != 0) return {1, build.output};
     const test::CommandResult run = run_command(quote(dir / "program") + " " + held);

@@ -82,4 +82,8 @@ std::string quote(const std::filesystem::path& path) {
     return quoted + "'";
 }
 
+std::string runtime_library_arguments() {
+    return quote(OPTIML_RUNTIME_LIBRARY) + OPTIML_RUNTIME_LINK_FLAGS;
+}
+
 }  // namespace optiml::codegen::test

@@ -29,4 +29,9 @@ struct CommandResult {
 CommandResult run_command(const std::string& command);
 std::string quote(const std::filesystem::path& path);
 
+// The runtime library as nvcc's command line names it for a program that links it: its path, and
+// in a sanitized build (OPTIML_SANITIZE) the sanitizers its code needs, for the program's own
+// files too.
+std::string runtime_library_arguments();
+
 }  // namespace optiml::codegen::test
