@@ -8,6 +8,8 @@ set -euo pipefail
 # serve a WebDAV cache on loopback, over HTTP and TLS (tests/integration/remote_cache.sh).
 # strace and xxd: the load test slows a build's reads and writes and reads the images a launcher
 # embeds (tests/integration/cache_under_load.sh).
+# g++ brings the runtimes of AddressSanitizer and UndefinedBehaviorSanitizer (libasan8, libubsan1)
+# that scripts/sanitize.sh's build links.
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
           libgtest-dev googletest chromium fonts-dejavu-core nginx curl jq openssl patch strace
           xxd)

@@ -153,23 +153,26 @@ has_socket() {
 }
 # Whether the kernel is at POINT: download (a build reading /slow/ with a connection to the
 # remote open, nothing written of its entry yet, none found), write (its staging folder in the
-# local cache's tmp/), any (from a moment drawn at random: any@<microseconds since the epoch>).
+# local cache's tmp/), any (the kernel the killer sees as the Nth of the round, N drawn at random:
+# any@N; a moment drawn on the clock could fall after the builds' last kernel on a loaded machine).
 at_point() {  # POINT PID DIR KEY KIND
     case $1 in
         download) [[ $5 == slow-download ]] && has_socket "$2" && [[ ! -d $(entry_dir "$4") ]] &&
             ! compgen -G "$local_cache/tmp/$4.$2.*" >/dev/null && ! grep -q 'cache hit' "$3/log" ;;
         write) compgen -G "$local_cache/tmp/*.$2.*" >/dev/null ||
             compgen -G "$local_cache/images/tmp/*.$2.*" >/dev/null ;;
-        any@*) ((${EPOCHREALTIME/./} >= ${1#any@})) ;;
+        any@*) ((kernels_seen >= ${1#any@})) ;;
     esac
 }
 killer() {  # ROUND_DIR POINT...: one SIGKILL at each POINT while the builds run
-    local round=$1 pending=("${@:2}") pid dir key kind n
-    for n in "${!pending[@]}"; do  # "any": from a moment 0.3 to 2.9 s into the round
-        [[ ${pending[$n]} == any ]] && pending[$n]=any@$((${EPOCHREALTIME/./} + 300000 + RANDOM * 80))
+    local round=$1 pending=("${@:2}") pid dir key kind n kernels_seen=0
+    local -A seen
+    for n in "${!pending[@]}"; do  # "any": one of the first 30 of the round's 128 kernels
+        [[ ${pending[$n]} == any ]] && pending[$n]=any@$((1 + RANDOM % 30))
     done
     while ((${#pending[@]})) && [[ ! -e $round/done ]]; do
         while read -r pid dir key kind; do
+            [[ -n ${seen[$pid]:-} ]] || { seen[$pid]=1; kernels_seen=$((kernels_seen + 1)); }
             for n in "${!pending[@]}"; do
                 if at_point "${pending[$n]}" "$pid" "$dir" "$key" "$kind" && kill -KILL "$pid" 2>/dev/null; then
                     echo "${pending[$n]%@*} $pid $dir" >>"$round/kills"
@@ -180,6 +183,7 @@ killer() {  # ROUND_DIR POINT...: one SIGKILL at each POINT while the builds run
         done < <(current_kernels "$round")
         sleep 0.01
     done
+    echo "$kernels_seen" >"$round/kernels-seen"
 }
 gc_loop() {  # ROUND_DIR
     local status
@@ -308,7 +312,8 @@ run_round() {
         "original ${tally[original]}; tuned ${tally[tuned]}; killed ${tally[killed]};" \
         "gc removed $gc_removed, kept $gc_kept in use; kills: $(kill_summary "$round")"
     round_kills=$(wc -l <"$round/kills")
-    ((round_kills == $#)) || fail "round $name: $round_kills of $# SIGKILLs found their point ($*)"
+    ((round_kills == $#)) ||
+        fail "round $name: $round_kills of $# SIGKILLs found their point ($*); the killer saw $(cat "$round/kernels-seen") kernels"
 }
 outcome() {  # what the builds did, for the table
     echo "exit 0 for all not killed: ${tally[hit]} verified local hits, ${tally[remote]} verified remote hits, ${tally[original]} original kernel (one warning each); ${tally[killed]} killed"
