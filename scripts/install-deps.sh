@@ -10,9 +10,10 @@ set -euo pipefail
 # embeds (tests/integration/cache_under_load.sh).
 # g++ brings the runtimes of AddressSanitizer and UndefinedBehaviorSanitizer (libasan8, libubsan1)
 # that scripts/sanitize.sh's build links.
+# zlib1g-dev: gzipped recordings (`optiml tune --replay x.json.gz`, docs/replay.md).
 packages=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libssl-dev libcurl4-openssl-dev
           libgtest-dev googletest chromium fonts-dejavu-core nginx curl jq openssl patch strace
-          xxd)
+          xxd zlib1g-dev)
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
     command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }

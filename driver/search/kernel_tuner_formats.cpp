@@ -64,10 +64,12 @@ double t4_time(const nlohmann::json& row, const JsonPath& at) {
             const JsonPath value = path.field("value");
             const double number =
                 value.number(value.member(measurement, "value", "a number"), "a time (number)");
-            const char* const units = "\"ms\", \"s\" or \"us\"";
-            const std::string unit = measurement.contains("unit")
-                                         ? path.field("unit").string(measurement["unit"], units)
-                                         : "ms";
+            // Absent or "" (as published T4 files have it): the file's default, ms.
+            const char* const units = "\"ms\", \"s\", \"us\" or \"\" (ms)";
+            std::string unit = measurement.contains("unit")
+                                   ? path.field("unit").string(measurement["unit"], units)
+                                   : "";
+            if (unit.empty()) unit = "ms";
             if (unit == "s") return number * 1e3;
             if (unit == "us") return number * 1e-3;
             if (unit != "ms") path.field("unit").fail_got(measurement["unit"], units);
@@ -105,6 +107,16 @@ Recording read_kernel_tuner_cache(const nlohmann::json& json, const JsonPath& ro
     const nlohmann::json* declared = nullptr;
     if (const auto params = json.find("tune_params"); params != json.end())
         declared = &root.field("tune_params").object(*params, "an object of value arrays");
+    if (declared)
+        for (const std::string& name : names)
+            if (const auto values = declared->find(name);
+                values != declared->end() && values->is_array())
+                for (std::size_t i = 0; i < values->size(); ++i)
+                    if (const nlohmann::json& value = (*values)[i];
+                        !value.is_number_integer() && !value.is_boolean())
+                        recording.value_names[name][value.is_string() ? value.get<std::string>()
+                                                                      : value.dump()] =
+                            static_cast<std::int64_t>(i);
 
     const JsonPath cache = root.field("cache");
     const auto& entries = cache.object(json["cache"], "an object of measured configurations");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <set>
 
 namespace optiml::search {
@@ -35,6 +36,21 @@ void restrict_to_records(Recording& recording) {
     recording.space.is_valid = [recorded](const Config& config) {
         return recorded->count(config) > 0;
     };
+}
+
+void sort_parameters(Space& space) {
+    std::vector<std::size_t> order(space.names.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return space.names[a] < space.names[b]; });
+    std::vector<std::string> names;
+    std::vector<std::vector<std::int64_t>> values;
+    for (const std::size_t i : order) {
+        names.push_back(std::move(space.names[i]));
+        if (i < space.values.size()) values.push_back(std::move(space.values[i]));
+    }
+    space.names = std::move(names);
+    space.values = std::move(values);
 }
 
 Outcome ReplayEvaluator::answer(const Candidate& candidate) const {

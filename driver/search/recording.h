@@ -7,10 +7,18 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "driver/search/search.h"
 
 namespace optiml::search {
+
+// Where a recording's default configuration (space.defaults: the replay's baseline) comes from.
+enum class BaselineSource {
+    recording,       // the file names it
+    first_recorded,  // the file names none: the first recorded configuration in enumeration order
+    named,           // its reader's caller named it (optiml tune --replay --baseline)
+};
 
 struct Recording {
     std::string file;    // where it was read from (for messages)
@@ -19,6 +27,10 @@ struct Recording {
     std::string device;
     Space space;  // is_valid: recorded (a configuration the recording lacks is not a candidate)
     std::map<Config, Outcome> records;
+    BaselineSource baseline_source = BaselineSource::recording;
+    // Per parameter, the values the file wrote as other than integers (Kernel Tuner's strings and
+    // floats), by their text, with the integer that stands for each: {"layout": {"row": 0}}.
+    std::map<std::string, std::map<std::string, std::int64_t>> value_names;
 
     // The fastest successful median, if any succeeded.
     std::optional<double> optimum_ms() const;
@@ -29,6 +41,16 @@ struct Recording {
 
 // Makes space.is_valid accept exactly the recorded configurations.
 void restrict_to_records(Recording& recording);
+
+// Puts the parameters in canonical order: sorted by name, each one's values moving with it. Every
+// recording is read so, and a strategy sees a space in its names' order: a seed gives the same
+// run whatever order the file listed the parameters in.
+void sort_parameters(Space& space);
+
+// The recorded configuration `text` names ("block_size_x=32,layout=row"): every parameter of the
+// recording once, each value an integer, true or false, or one of value_names by its text. Throws
+// std::invalid_argument saying what is wrong and what was expected (for an option's error).
+Config recorded_configuration(const Recording& recording, std::string_view text);
 
 class ReplayEvaluator : public Evaluator {
   public:

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 
+#include "driver/search/detail/gzip.h"
 #include "driver/search/detail/recording_json.h"
 
 namespace optiml::search {
@@ -75,6 +77,7 @@ std::string JsonPath::optional_string(const nlohmann::json& object, std::string_
 void span_space(Recording& recording, std::vector<std::string> names,
                 std::optional<Config> defaults) {
     Space& space = recording.space;
+    std::sort(names.begin(), names.end());  // canonical order (sort_parameters)
     space.names = std::move(names);
     space.values.clear();
     for (const std::string& name : space.names) {
@@ -85,8 +88,10 @@ void span_space(Recording& recording, std::vector<std::string> names,
     restrict_to_records(recording);
     if (defaults) {
         space.defaults = *defaults;
+        recording.baseline_source = BaselineSource::recording;
         return;
     }
+    recording.baseline_source = BaselineSource::first_recorded;
     // The first in enumeration order (the names' order, each one's values ascending, the last
     // name varying fastest): the least record by its values in the names' order. Enumerating
     // the space instead would take as long as the product of its value counts.
@@ -103,14 +108,31 @@ void span_space(Recording& recording, std::vector<std::string> names,
 
 }  // namespace detail
 
+namespace {
+
+// The file's bytes, inflated when they are gzip's (by their magic bytes, whatever the name).
+std::string recording_text(const std::filesystem::path& file, const detail::JsonPath& root) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) root.fail("cannot be read", "a readable recording file");
+    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (!detail::is_gzip(bytes)) return bytes;
+    try {
+        return detail::gunzip(bytes);
+    } catch (const std::runtime_error& e) {
+        root.fail(std::string("corrupt gzip data (") + e.what() + ")",
+                  "a gzipped recording as gzip writes it, or a plain JSON one");
+    }
+}
+
+}  // namespace
+
 Recording read_recording(const std::filesystem::path& file) {
     const std::string label = file.string();
     const detail::JsonPath root(label);
-    std::ifstream in(file);
-    if (!in) root.fail("cannot be read", "a readable recording file");
+    const std::string text = recording_text(file, root);
     nlohmann::json json;
     try {
-        json = nlohmann::json::parse(in);
+        json = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {  // a syntax error, a number out of range
         root.fail(std::string("not JSON (") + e.what() + ")", "a JSON recording");
     }
@@ -131,6 +153,7 @@ Recording read_recording(const std::filesystem::path& file) {
     else
         root.fail("not a recording", formats);
     recording.file = label;
+    sort_parameters(recording.space);
     return recording;
 }
 

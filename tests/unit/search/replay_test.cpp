@@ -153,7 +153,8 @@ TEST(Recording, MalformedFilesFoundByFuzzingNameTheField) {
               ": results[0].measurements[0].name: got 3; expected the measurement's name");
     EXPECT_EQ(error_reading(R"({"results": [{"configuration": {"a": 1}, "invalidity": "correct",
                                 "measurements": [{"name": "time", "value": 1, "unit": 3}]}]})"),
-              ": results[0].measurements[0].unit: got 3; expected \"ms\", \"s\" or \"us\"");
+              ": results[0].measurements[0].unit: got 3; expected \"ms\", \"s\", \"us\" or \"\" "
+              "(ms)");
     EXPECT_EQ(error_reading(R"({"format": "optiml-recording", "version": 1, "kernel": 1,
                                 "space": {"names": [], "values": [], "defaults": {}},
                                 "records": []})"),
