@@ -4,7 +4,7 @@
 #include "driver/build/kernel_build.h"
 #include "driver/cli/commands.h"
 #include "driver/cli/llm_options.h"
-#include "driver/search/strategy.h"
+#include "driver/cli/strategy_option.h"
 
 namespace optiml::cli {
 
@@ -78,7 +78,7 @@ void add_build_command(CLI::App& app) {
                         "Override the spec's budget");
     command->add_option("--budget-seconds", options->budget_seconds, "Override the spec's budget");
     command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
-        ->check(CLI::IsMember(search::strategy_names()));
+        ->check(strategy_name());
     command
         ->add_option("--host-compiler", options->host_compiler,
                      "C++ compiler for the spec's check.compare function and input generators "

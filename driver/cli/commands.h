@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <ostream>
 
 namespace optiml::cli {
 
@@ -19,5 +20,11 @@ void add_synth_command(CLI::App& app);
 
 // Exit status of the chosen subcommand (set by its callback).
 int& exit_status();
+
+// What a command line CLI11 refused prints, and the exit status: --help and --version as CLI11
+// writes them (status 0); anything else (an unknown option, a value an option does not take) as
+// one "optiml: error: <option>: <what is wrong>" line, status 2.
+int report_parse_error(const CLI::App& app, const CLI::ParseError& error, std::ostream& out,
+                       std::ostream& err);
 
 }  // namespace optiml::cli

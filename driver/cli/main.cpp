@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        return optiml::cli::report_parse_error(app, e, std::cout, std::cerr);
     }
     return optiml::cli::exit_status();
 }

@@ -3,7 +3,7 @@
 #include "driver/cli/commands.h"
 #include "driver/cli/llm_options.h"
 #include "driver/cli/replay_run.h"
-#include "driver/search/strategy.h"
+#include "driver/cli/strategy_option.h"
 #include "driver/tune/tune_spec.h"
 
 namespace optiml::cli {
@@ -15,6 +15,8 @@ void add_tune_command(CLI::App& app) {
         std::string replay;
         std::uint64_t seed = 1;
         std::size_t in_flight = search::kMaxStreamingDepth;
+        std::string baseline;
+        std::string trace;
     };
     auto options = std::make_shared<Options>();
     command->add_option("--spec", options->spec, "Kernel spec (JSON)")->check(CLI::ExistingFile);
@@ -30,7 +32,7 @@ void add_tune_command(CLI::App& app) {
         ->check(CLI::ExistingFile)
         ->excludes("--spec");
     command->add_option("--strategy", options->strategy, "Override the spec's budget.strategy")
-        ->check(CLI::IsMember(search::strategy_names()));
+        ->check(strategy_name());
     command->add_option("--seed", options->seed, "Seed of the search (with --replay)")
         ->capture_default_str()
         ->needs("--replay");
@@ -41,10 +43,21 @@ void add_tune_command(CLI::App& app) {
                          std::to_string(search::kDefaultBatchSize))
         ->capture_default_str()
         ->needs("--replay");
+    command
+        ->add_option("--baseline", options->baseline,
+                     "The baseline configuration (with --replay), name=value,name=value: where "
+                     "the recording names no default, or another one")
+        ->needs("--replay");
+    command
+        ->add_option("--trace", options->trace,
+                     "Write the replay's trace as JSON to this file (with --replay)")
+        ->needs("--replay");
     command->add_option("--device", options->device, "CUDA device index")->capture_default_str();
     command->add_option("--cache-dir", options->cache_dir,
                         "Local cache (default rules as in `build`)");
-    command->add_option("--budget-evaluations", options->evaluations, "Override the spec's budget");
+    command->add_option(
+        "--budget-evaluations", options->evaluations,
+        "Override the spec's budget (a replay's: " + std::to_string(kReplayEvaluations) + ")");
     command->add_option("--budget-seconds", options->seconds, "Override the spec's budget");
     command
         ->add_option("--host-compiler", options->host_compiler,
@@ -61,10 +74,15 @@ void add_tune_command(CLI::App& app) {
     add_llm_options(*command, options->llm);
     command->callback([=] {
         if (!options->replay.empty()) {
-            exit_status() = run_replay({options->replay, options->strategy.value_or("auto"),
-                                        options->evaluations.value_or(search::Budget{}.evaluations),
-                                        options->seed, options->in_flight},
-                                       std::cout, std::cerr);
+            ReplayOptions replay;
+            replay.recording = options->replay;
+            replay.strategy = options->strategy.value_or(replay.strategy);
+            replay.evaluations = options->evaluations.value_or(replay.evaluations);
+            replay.seed = options->seed;
+            replay.in_flight = options->in_flight;
+            replay.baseline = options->baseline;
+            replay.trace = options->trace;
+            exit_status() = run_replay(replay, std::cout, std::cerr);
             return;
         }
         if (options->spec.empty()) {
