@@ -5,10 +5,10 @@
         [--strategies S,...] [--jobs N] [--optiml-bench PATH] [--export-dir DIR] [--stall N]
         [--run-timeout S] [--shuffle-lhs]
 
-Each recording (an OptiML recording, a cache entry manifest or a Kernel Tuner cache file) is
-exported to Kernel Tuner's cache format, and every Kernel Tuner strategy runs on it in simulation
-mode (tune_kernel(..., cache=..., simulation_mode=True)) with seeds S..S+N-1 (S = 1 unless told)
-and an evaluation budget.
+Each recording (an OptiML recording, a cache entry manifest or a Kernel Tuner cache file, plain or
+gzipped) is exported to Kernel Tuner's cache format, and every Kernel Tuner strategy runs on it in
+simulation mode (tune_kernel(..., cache=..., simulation_mode=True)) with seeds S..S+N-1 (S = 1
+unless told) and an evaluation budget.
 The space Kernel Tuner searches is the recording's, as in OptiML's replay: the recorded
 configurations are its only valid ones (a restriction), failed ones included, which fail again.
 An evaluation is what Kernel Tuner's simulation runner counts as one: the first request of a
@@ -26,6 +26,7 @@ recording cannot be read, or when a strategy named in --strategies failed on eve
 
 import argparse
 import contextlib
+import gzip
 import io
 import json
 import math
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 import warnings
+import zlib
 
 # One BLAS thread a process: runs go in parallel processes, and a multi-threaded reduction can
 # round differently from run to run, which makes bayes_opt's choices differ between seeds' reruns.
@@ -127,9 +129,12 @@ def _text(value):
 
 def read_recording(file):
     try:
-        with open(file) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
+        with open(file, "rb") as f:
+            raw = f.read()
+        if raw[:2] == b"\x1f\x8b":  # gzipped, whatever the name (as optiml reads it)
+            raw = gzip.decompress(raw)
+        data = json.loads(raw)
+    except (OSError, ValueError, EOFError, zlib.error) as e:
         raise RecordingError(f"{file}: cannot be read as JSON ({e})")
     if not isinstance(data, dict):
         raise RecordingError(f"{file}: expected a JSON object")
