@@ -72,7 +72,10 @@ struct Subprocess::SignalsIgnored {
         sigaction(SIGINT, &ignore, &interrupt);
         sigaction(SIGQUIT, &ignore, &quit);
     }
-    ~SignalsIgnored() {
+    ~SignalsIgnored() { restore(); }
+    // Also in the forked child before exec (async-signal-safe): the child keeps the driver's
+    // previous actions, not the ignoring.
+    void restore() const {
         sigaction(SIGINT, &interrupt, nullptr);
         sigaction(SIGQUIT, &quit, nullptr);
     }
@@ -124,14 +127,19 @@ std::optional<SpawnFailure> Subprocess::start(const SpawnOptions& options) {
         }
     }
 
+    // Ignored before the fork: a child that signals the driver at once (its first instruction)
+    // must find the driver already ignoring.
+    if (options.foreground) foreground_ = std::make_unique<SignalsIgnored>();
     const pid_t child = fork();
     if (child < 0) {
         const int error = errno;
         close_all();
+        foreground_.reset();
         return SpawnFailure{SpawnFailure::Step::Fork, error};
     }
     if (child == 0) {
         // Only async-signal-safe calls from here: the driver has other threads.
+        if (foreground_) foreground_->restore();
         if (options.own_process_group) setpgid(0, 0);
         if (options.input == Stream::Pipe) move_to(in[0], STDIN_FILENO);
         if (options.output == Stream::Pipe) move_to(out[1], STDOUT_FILENO);
@@ -154,7 +162,6 @@ std::optional<SpawnFailure> Subprocess::start(const SpawnOptions& options) {
     own_process_group_ = options.own_process_group;
     // Also here: whichever of parent and child runs first sets the group.
     if (options.own_process_group) setpgid(child, child);
-    if (options.foreground) foreground_ = std::make_unique<SignalsIgnored>();
     close_if_open(in[0]);
     close_if_open(out[1]);
     close_if_open(log);
