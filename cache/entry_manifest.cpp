@@ -151,6 +151,8 @@ nlohmann::json search_json(const SearchRecord& s) {
                            {{"evaluations", s.budget_evaluations},
                             {"seconds", s.budget_seconds},
                             {"strategy", s.budget_strategy}}}};
+    if (!s.stop_reason.empty()) out["stop_reason"] = s.stop_reason;
+    if (s.budget_fitted) out["budget"]["fitted"] = true;
     if (!s.throughput.is_null()) out["throughput"] = s.throughput;
     if (!s.tree.is_null()) out["tree"] = s.tree;
     return out;
@@ -171,6 +173,8 @@ SearchRecord read_search(const nlohmann::json& json, const std::string& where) {
     reader.read_in("budget", "evaluations", s.budget_evaluations);
     reader.read_in("budget", "seconds", s.budget_seconds);
     reader.read_in("budget", "strategy", s.budget_strategy);
+    reader.read_in("budget", "fitted", s.budget_fitted);
+    reader.read("stop_reason", s.stop_reason);
     reader.read("throughput", s.throughput);
     reader.read("tree", s.tree);
     return s;

@@ -37,7 +37,9 @@ struct SearchRecord {
     int correct = 0;
     double wall_s = 0.0;
     bool stopped_by_time = false;
+    std::string stop_reason;  // why the search ended (search.h: Result::stop_reason); "" before
     int budget_evaluations = 0;
+    bool budget_fitted = false;  // the evaluations were fitted to the space (no budget was given)
     double budget_seconds = 0.0;
     std::string budget_strategy;
     nlohmann::json throughput;  // tune/throughput.h's figures

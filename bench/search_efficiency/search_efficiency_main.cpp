@@ -1,18 +1,22 @@
 // How fast each search strategy gets close to the optimum of recorded spaces, on the CPU.
 //   optiml-bench-search-efficiency <recording>... [--seeds N] [--first-seed S] [--budget N]
+//       [--random-start]
 // Each recording (any format read_recording takes: OptiML recordings and manifests, Kernel
 // Tuner cache files, T4 results) is replayed under every strategy with seeds S..S+N-1 (S = 1 unless
 // told). Per space it prints the valid configurations, those within 2% of the optimum, and per
 // strategy: the median number of evaluations until the best found is within 2% of the optimum, the
 // fraction of seeds that got there within the budget, and the median best-found/optimum after 50,
 // 100 and 200 evaluations (a run that ended sooner, having measured the whole space, counts its
-// final best).
+// final best). With --random-start each seed starts from a valid configuration drawn at random
+// instead of the recording's default: a strategy's lead that came from where the default lies
+// does not survive it.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -47,7 +51,19 @@ struct Options {
     std::size_t in_flight = search::kMaxStreamingDepth;
     std::size_t batch = search::kDefaultBatchSize;
     std::vector<std::string> strategies;  // empty: all
+    bool random_start = false;
 };
+
+// The space a seed searches: the recording's, from its default or from a valid configuration
+// drawn with the seed (the same start for every strategy).
+search::Space start_space(const search::Recording& recording, const Options& options, int seed) {
+    search::Space space = recording.space;
+    if (!options.random_start) return space;
+    const std::vector<search::Config> valid = space.enumerate_valid();
+    std::mt19937_64 engine(0x5eedULL * static_cast<std::uint64_t>(seed) + 17);
+    space.defaults = valid[std::uniform_int_distribution<std::size_t>(0, valid.size() - 1)(engine)];
+    return space;
+}
 
 Row measure(const search::Recording& recording, const std::string& strategy,
             const Options& options) {
@@ -57,8 +73,9 @@ Row measure(const search::Recording& recording, const std::string& strategy,
     Row row;
     for (int seed = options.first_seed; seed < options.first_seed + seeds; ++seed) {
         search::ReplayEvaluator evaluator(recording, options.in_flight);
+        const search::Space space = start_space(recording, options, seed);
         const search::Result result =
-            search::run_search(recording.space, evaluator, {budget, 1e9, strategy}, {},
+            search::run_search(space, evaluator, {budget, 1e9, strategy}, {},
                                static_cast<std::uint64_t>(seed), options.batch);
         const auto reached = search::evaluations_until(result, optimum * kWithin);
         row.evaluations.push_back(reached ? static_cast<double>(*reached)
@@ -124,7 +141,7 @@ std::vector<std::string> split_names(const std::string& text) {
 
 constexpr const char* kUsage =
     "usage: optiml-bench-search-efficiency <recording>... [--seeds N] [--first-seed S] "
-    "[--budget N] [--in-flight N] [--batch N] [--strategies S,...]\n";
+    "[--budget N] [--in-flight N] [--batch N] [--strategies S,...] [--random-start]\n";
 
 }  // namespace
 
@@ -143,6 +160,8 @@ int main(int argc, char** argv) {
             options.in_flight = static_cast<std::size_t>(std::max(0, std::atoi(argv[++i])));
         else if (!std::strcmp(argv[i], "--batch") && has_value)
             options.batch = static_cast<std::size_t>(std::max(0, std::atoi(argv[++i])));
+        else if (!std::strcmp(argv[i], "--random-start"))
+            options.random_start = true;
         else if (!std::strcmp(argv[i], "--strategies") && has_value)
             options.strategies = split_names(argv[++i]);
         else
@@ -161,13 +180,15 @@ int main(int argc, char** argv) {
             return 2;
         }
     std::printf(
-        "search efficiency: %d seeds (%d..%d), budget %d evaluations, %s; evals to 2%% is the "
+        "search efficiency: %d seeds (%d..%d), budget %d evaluations, %s, from %s; evals to 2%% "
+        "is the "
         "median over seeds (a seed that never got there counts as more than the budget), counted "
         "with the "
         "baseline (the default configuration, always evaluation 1) and without it (the "
         "strategy's own evaluations)\n",
         options.seeds, options.first_seed, options.first_seed + options.seeds - 1, options.budget,
-        search::pipeline_text(options.in_flight, options.batch).c_str());
+        search::pipeline_text(options.in_flight, options.batch).c_str(),
+        options.random_start ? "a random valid configuration per seed" : "the recording's default");
     for (const std::string& file : files) {
         search::Recording recording;
         try {

@@ -74,8 +74,10 @@ void retune_replayed(const Kernel& k, const search::Recording& recording,
     row.device = "replay of " + recording.file;
     row.note = "replayed GPU: the recording's times; nothing stored (no binary was timed)";
     search::ReplayEvaluator evaluator(recording);
-    const search::Result result = search::run_search(
-        recording.space, evaluator, {k.spec.budget.evaluations, 1e9, k.spec.budget.strategy});
+    search::Budget budget =
+        tune::search_budget(k.spec.budget, recording.space.enumerate_valid().size());
+    budget.seconds = 1e9;  // a replay takes no GPU time
+    const search::Result result = search::run_search(recording.space, evaluator, budget);
     if (!result.best) {
         row.status = "failed";
         row.note = "no configuration of " + recording.file + " succeeded";
@@ -113,7 +115,7 @@ tune::TuneRequest tune_request(const Kernel& k, const measure::DeviceInfo& devic
     request.devices = devices;
     request.key = key;
     request.key_summary = identity::key_summary(inputs);
-    request.budget = {k.spec.budget.evaluations, k.spec.budget.seconds, k.spec.budget.strategy};
+    request.budget = tune::search_budget(k.spec);
     request.host_compiler = k.declared->host_compiler;
     request.cache_root = k.local->root();
     request.llm = k.llm;

@@ -1,10 +1,12 @@
 #include "driver/search/search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 
+#include "driver/search/budget_fit.h"
 #include "driver/search/candidate_pool.h"
 #include "driver/search/strategy.h"
 
@@ -47,7 +49,7 @@ using Clock = std::chrono::steady_clock;
 class SearchRun {
   public:
     SearchRun(const Space& space, const Budget& budget, std::uint64_t seed)
-        : pool_(space), start_(Clock::now()) {
+        : pool_(space), budget_(budget), start_(Clock::now()) {
         // The baseline is measured whatever the strategy; no strategy proposes it again.
         if (const auto default_index = pool_.find(space.defaults)) pool_.take(*default_index);
         strategy_ = make_strategy(budget.strategy, pool_, {seed, budget.evaluations});
@@ -70,18 +72,37 @@ class SearchRun {
         pool_.record(candidate.parameters, outcome);
         strategy_->observe(candidate.parameters, outcome);
         result_.strategy = strategy_->name();
+        convergence_.observe(outcome.ok, outcome.median_ms);
     }
+
+    // Whether the search should stop proposing because it has converged.
+    bool converged() const { return budget_.stop_when_converged && convergence_.converged(); }
 
     Result finish(bool stopped_by_time) {
         result_.stopped_by_time = stopped_by_time;
         result_.wall_s = elapsed();
+        result_.stop_reason = stop_reason(stopped_by_time);
         return std::move(result_);
     }
 
   private:
+    std::string stop_reason(bool stopped_by_time) const {
+        if (stopped_by_time)
+            return "the time budget of " + std::to_string(std::lround(budget_.seconds)) +
+                   " s was spent";
+        if (converged()) return "converged: " + convergence_.text();
+        if (result_.trace.size() >= static_cast<std::size_t>(std::max(0, budget_.evaluations)))
+            return "the budget of " + std::to_string(budget_.evaluations) +
+                   " evaluations was spent";
+        return pool_.remaining() == 0 ? "every configuration was measured"
+                                      : "the strategy had nothing left to try";
+    }
+
     CandidatePool pool_;
+    Budget budget_;
     std::unique_ptr<Strategy> strategy_;
     Result result_;
+    Convergence convergence_;
     Clock::time_point start_;
 };
 
@@ -91,6 +112,7 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
     while (run.result().trace.size() < limit) {
         const std::size_t done = run.result().trace.size();
         if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
+        if (run.converged()) break;
         // The baseline goes alone so its failure is known before anything else runs.
         const std::vector<Config> proposals =
             done == 0 ? std::vector<Config>{space.defaults}
@@ -133,7 +155,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
         }
         const std::size_t allowed =
             std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
-        while (!stopped_by_time && !exhausted && in_flight < allowed &&
+        while (!stopped_by_time && !exhausted && !run.converged() && in_flight < allowed &&
                run.result().trace.size() + in_flight < limit) {
             const std::vector<Config> proposals = run.strategy().propose(1);
             if (proposals.empty()) {

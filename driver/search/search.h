@@ -97,6 +97,9 @@ struct Budget {
     int evaluations = 200;
     double seconds = 600.0;
     std::string strategy = "auto";  // a name of strategy_names() (strategy.h)
+    // Stop once the search has converged (budget_fit.h: Convergence), before the budget is spent:
+    // for budgets fitted to the space, which nobody chose.
+    bool stop_when_converged = false;
 };
 
 struct TraceItem {
@@ -113,6 +116,9 @@ struct Result {
     std::optional<std::size_t> baseline;  // index into trace of the default config
     double wall_s = 0.0;
     bool stopped_by_time = false;
+    // Why the search ended: "the budget of 200 evaluations was spent", "the time budget of 600 s
+    // was spent", "every configuration was measured", "converged: no gain of 1% in ...".
+    std::string stop_reason;
 };
 
 using Progress = std::function<void(const Result& so_far)>;

@@ -155,7 +155,9 @@ struct Timing {
 };
 
 struct Budget {
-    int evaluations = 200;
+    // Absent (the default, or "auto"): fitted to the space's size, and the search stops once it
+    // has converged (driver/search/budget_fit.h).
+    std::optional<int> evaluations;
     double seconds = 600.0;
     std::string strategy = "auto";  // one of kSearchStrategies
 };

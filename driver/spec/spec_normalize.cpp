@@ -99,7 +99,9 @@ json normalize(const Spec& spec) {
         {"constants", constants},
         {"nvrtc_options", spec.nvrtc_options},
         {"check", check_json(spec.check)},
-        {"budget", {{"evaluations", spec.budget.evaluations}, {"seconds", spec.budget.seconds}}},
+        {"budget",
+         {{"evaluations", spec.budget.evaluations ? json(*spec.budget.evaluations) : json("auto")},
+          {"seconds", spec.budget.seconds}}},
     };
     // Like check's later fields: present only when not the default, so older keys stay valid.
     // A budget's strategy too: every key made before strategies existed stays valid.

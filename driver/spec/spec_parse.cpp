@@ -510,10 +510,16 @@ Budget read_budget(const Field& field) {
     field.allow_only({"evaluations", "seconds", "strategy"});
     Budget budget;
     if (const std::optional<Field> evaluations = field.optional("evaluations")) {
-        const char* const expected = "an integer >= 1 (variants to measure)";
-        const std::int64_t value = evaluations->integer(expected);
-        if (value < 1 || value > std::numeric_limits<int>::max()) evaluations->fail_got(expected);
-        budget.evaluations = static_cast<int>(value);
+        const char* const expected =
+            "an integer >= 1 (variants to measure), or \"auto\" (fitted to the space)";
+        if (evaluations->json().is_string()) {
+            if (evaluations->string(expected) != "auto") evaluations->fail_got(expected);
+        } else {
+            const std::int64_t value = evaluations->integer(expected);
+            if (value < 1 || value > std::numeric_limits<int>::max())
+                evaluations->fail_got(expected);
+            budget.evaluations = static_cast<int>(value);
+        }
     }
     if (const std::optional<Field> seconds = field.optional("seconds")) {
         budget.seconds = seconds->number("a number > 0 (seconds of tuning)");

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "driver/search/budget_fit.h"
+#include "driver/tune/tuning.h"
+
 namespace optiml::tune {
 
 void apply_budget_overrides(spec::Budget& budget,
@@ -12,6 +15,19 @@ void apply_budget_overrides(spec::Budget& budget,
         if (it->seconds) budget.seconds = *it->seconds;
         if (it->strategy) budget.strategy = *it->strategy;
     }
+}
+
+search::Budget search_budget(const spec::Budget& budget, std::size_t valid) {
+    search::Budget out;
+    out.evaluations = budget.evaluations.value_or(search::fitted_evaluations(valid));
+    out.seconds = budget.seconds;
+    out.strategy = budget.strategy;
+    out.stop_when_converged = !budget.evaluations;
+    return out;
+}
+
+search::Budget search_budget(const spec::Spec& spec) {
+    return search_budget(spec.budget, tuning_space(spec).enumerate_valid().size());
 }
 
 BudgetOverrides budget_from_environment() {

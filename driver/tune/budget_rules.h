@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "driver/search/search.h"
 #include "driver/spec/spec.h"
 
 namespace optiml::tune {
@@ -23,5 +24,12 @@ void apply_budget_overrides(spec::Budget& budget,
 
 // $OPTIML_BUDGET_EVALUATIONS and $OPTIML_BUDGET_SECONDS, where set to a positive number.
 BudgetOverrides budget_from_environment();
+
+// The search's budget: the spec's evaluations where it names them; where it does not ("auto"),
+// as many as fit a space of `valid` configurations (search/budget_fit.h), and the search stops
+// once it has converged.
+search::Budget search_budget(const spec::Budget& budget, std::size_t valid);
+// The same over the spec's own tuning space.
+search::Budget search_budget(const spec::Spec& spec);
 
 }  // namespace optiml::tune

@@ -7,6 +7,7 @@
 #include "driver/llm/exchange_chain.h"
 #include "driver/llm/synthesis.h"
 #include "driver/measure/worker_client.h"
+#include "driver/tune/budget_rules.h"
 #include "driver/tune/detail/reference_check.h"
 #include "driver/tune/detail/synth_check.h"
 #include "driver/tune/tune_spec.h"
@@ -102,15 +103,8 @@ int run_synth(const SynthOptions& options, std::ostream& log, std::ostream& err)
         << ": verified against the reference " << options.reference << " (" << reference.entry
         << ") on " << device->name << "; tuning\n";
     const spec::Spec spec = spec::load_spec(files.spec);
-    const auto tuned =
-        tune_and_store({&spec,
-                        *device,
-                        probe.devices,
-                        {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
-                        "c++",
-                        cache_root,
-                        config},
-                       log);
+    const auto tuned = tune_and_store(
+        {&spec, *device, probe.devices, search_budget(spec), "c++", cache_root, config}, log);
     if (!tuned) {
         err << "optiml: error: synth: the verified kernel was written, but its tuning failed "
                "(details above)\n";

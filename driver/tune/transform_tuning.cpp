@@ -212,6 +212,9 @@ search::Result merge_results(search::Result parameters, const search::TreeResult
     }
     parameters.wall_s += tree.wall_s;
     parameters.stopped_by_time = parameters.stopped_by_time || tree.stopped_by_time;
+    parameters.stop_reason = "parameters: " + parameters.stop_reason + "; transformations: " +
+                             (tree.stopped_by_time ? "the time budget was spent"
+                                                   : "its budget was spent or nothing was left");
     if (tree.best != 0) {
         const search::Candidate& winner = tree.nodes.at(tree.best).proposal.candidate;
         for (std::size_t i = 0; i < parameters.trace.size(); ++i)

@@ -106,7 +106,7 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
             &spec,
             device,
             allowed,
-            {spec.budget.evaluations, spec.budget.seconds, spec.budget.strategy},
+            search_budget(spec),
             options.host_compiler,
             options.cache_dir.empty() ? cache::default_cache_dir() : options.cache_dir,
             llm_config};

@@ -226,8 +226,12 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
                          TuningLog& log) {
     const search::Budget& budget = request.budget;
     log.line() << "tuning on " << request.device.name << " (device " << request.device.index
-               << "), budget " << budget.evaluations << " evaluations / " << budget.seconds
-               << " s\n"
+               << "), budget " << budget.evaluations << " evaluations / " << budget.seconds << " s"
+               << (budget.stop_when_converged ? " (fitted to the space of " +
+                                                    std::to_string(space.enumerate_valid().size()) +
+                                                    " configurations; stops once converged)"
+                                              : "")
+               << "\n"
                << std::flush;
     auto progress = [&](const search::Result& so_far) {
         log.line() << so_far.trace.size() << "/"
@@ -315,6 +319,8 @@ cache::EntryManifest entry_manifest(const TuneRequest& request, const MeasuringS
     for (const auto& item : result.trace) m.search.correct += item.outcome.ok ? 1 : 0;
     m.search.wall_s = result.wall_s;
     m.search.stopped_by_time = result.stopped_by_time;
+    m.search.stop_reason = result.stop_reason;
+    m.search.budget_fitted = request.budget.stop_when_converged;
     m.search.throughput = to_json(throughput);
     m.search.budget_evaluations = request.budget.evaluations;
     m.search.budget_seconds = request.budget.seconds;
@@ -377,7 +383,8 @@ void log_done(const cache::EntryManifest& manifest, const search::Result& result
                << rounded(throughput.compiles_per_minute) << " compiles/min, "
                << throughput.image_cache_hits << " images from the cache; waiting for compiles "
                << rounded(100.0 * throughput.compile_fraction) << "% of the time, workers busy "
-               << rounded(100.0 * throughput.worker_busy_fraction) << "%)\n";
+               << rounded(100.0 * throughput.worker_busy_fraction)
+               << "%); stopped: " << result.stop_reason << "\n";
 }
 
 }  // namespace

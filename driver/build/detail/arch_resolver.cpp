@@ -1,5 +1,6 @@
 #include "driver/build/detail/arch_resolver.h"
 
+#include "driver/tune/budget_rules.h"
 #include "driver/tune/compare_build.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/gpu_lock.h"
@@ -112,18 +113,11 @@ ArchResolver::Tuning ArchResolver::tune(const measure::DeviceInfo& device,
     std::optional<cache::Entry> tuned;
     std::string failure;
     try {
-        tuned = tune::run_tuning(
-            {&spec_,
-             device,
-             probe_->devices,
-             key,
-             identity::key_summary(inputs),
-             {spec_.budget.evaluations, spec_.budget.seconds, spec_.budget.strategy},
-             options_.host_compiler,
-             caches_.local().root(),
-             options_.llm,
-             options_.seeds},
-            log_, &failure);
+        tuned =
+            tune::run_tuning({&spec_, device, probe_->devices, key, identity::key_summary(inputs),
+                              tune::search_budget(spec_), options_.host_compiler,
+                              caches_.local().root(), options_.llm, options_.seeds},
+                             log_, &failure);
     } catch (const tune::CompareBuildError& e) {
         log_ << "optiml: error: " << e.what() << "\n";
         return Tuning::StopBuild;

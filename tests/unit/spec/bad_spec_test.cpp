@@ -310,7 +310,12 @@ const BadSpec kBadSpecs[] = {
      "timing.coldcache: unknown field 'coldcache' (did you mean 'cold_cache'?); expected one of "
      "cold_cache, decide_by"},
     {"ZeroEvaluations", R"p([{"op": "replace", "path": "/budget/evaluations", "value": 0}])p",
-     "budget.evaluations: got 0; expected an integer >= 1 (variants to measure)"},
+     "budget.evaluations: got 0; expected an integer >= 1 (variants to measure), or \"auto\" "
+     "(fitted to the space)"},
+    {"WordEvaluations", R"p([{"op": "replace", "path": "/budget/evaluations", "value": "many"}])p",
+     "budget.evaluations: got the string \"many\"; expected an integer >= 1 (variants to measure), "
+     "or "
+     "\"auto\" (fitted to the space)"},
     {"ZeroSeconds", R"p([{"op": "replace", "path": "/budget/seconds", "value": 0}])p",
      "budget.seconds: got 0; expected a number > 0 (seconds of tuning)"},
     // The kernel source, read at load time: shapes that would only fail later, inside generated

@@ -54,7 +54,7 @@ TEST(Normalize, TreatsOmittedDefaultsAsWrittenOut) {
     nlohmann::json omitted = fixture_json();
     omitted.erase("kernel");                         // defaults to name
     omitted.erase("check");                          // 1e-5, 1e-6
-    omitted.erase("budget");                         // 200, 600
+    omitted["budget"].erase("seconds");              // 600 (evaluations: "auto", not 200)
     omitted["launch"].erase("shared_memory_bytes");  // 0
     omitted["launch"]["block"] = {"block_size_x"};   // y, z default to 1
     omitted["launch"]["grid"] = {"ceil_div(n, block_size_x * items_per_thread)", "1"};

@@ -136,8 +136,21 @@ TEST(ParseSpec, FillsInTheDefaultsOfAMinimalSpec) {
     EXPECT_TRUE(spec.nvrtc_options.empty());
     EXPECT_EQ(spec.check.rtol, 1e-5);
     EXPECT_EQ(spec.check.atol, 1e-6);
-    EXPECT_EQ(spec.budget.evaluations, 200);
+    EXPECT_EQ(spec.budget.evaluations, std::nullopt);  // fitted to the space when tuned
     EXPECT_EQ(spec.budget.seconds, 600.0);
+    EXPECT_EQ(spec.normalized["budget"]["evaluations"], "auto");
+}
+
+TEST(ParseSpec, EvaluationsAutoIsTheDefaultAndANumberIsKept) {
+    nlohmann::json json = fixture_json();
+    json["budget"]["evaluations"] = "auto";
+    const Spec fitted = parse_spec(json, fixture_path());
+    EXPECT_EQ(fitted.budget.evaluations, std::nullopt);
+    json.erase("budget");
+    // "auto" and no budget at all are the same spec: the same key.
+    EXPECT_EQ(parse_spec(json, fixture_path()).normalized, fitted.normalized);
+    json["budget"] = {{"evaluations", 64}};
+    EXPECT_EQ(parse_spec(json, fixture_path()).budget.evaluations, 64);
 }
 
 TEST(ParseSpec, KeepsTemplateNameExpressionsAndExactInt64Scalars) {

@@ -1,0 +1,46 @@
+// A budget that fits the space, for a search whose evaluations were not given: how many
+// evaluations a space of this size gets, and when the search has converged, so that further
+// evaluations are unlikely to pay.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace optiml::search {
+
+struct TraceItem;
+
+// Evaluations for a space of `valid` configurations: the whole space up to 256; beyond it
+// 20 sqrt(valid), from 320 up to 1000 (a random search finds one of k good configurations of N
+// in N / (k + 1) evaluations on average; 1000 is where the largest recorded spaces' model-guided
+// searches have found their optimum, with room to spare).
+int fitted_evaluations(std::size_t valid);
+
+// The relative gain that counts as progress: a new best at least 1% faster than the best the
+// last gain left.
+inline constexpr double kMeaningfulGain = 0.01;
+// A search never stops for convergence before this many evaluations without a gain.
+inline constexpr std::size_t kMinPatience = 100;
+
+// Tracks the search's progress as results arrive and says when it has converged: it has spent
+// as many evaluations without a meaningful gain as it took to reach its last one, and at least
+// kMinPatience. A search that keeps gaining keeps going; one that found its best early stops
+// early.
+class Convergence {
+  public:
+    // One more result (in arrival order): its median when it succeeded, none when it failed.
+    void observe(bool ok, double median_ms);
+    bool converged() const;
+    std::size_t evaluations() const { return evaluations_; }
+    std::size_t last_gain_at() const { return last_gain_at_; }
+    // "no gain of 1% in the 120 evaluations since evaluation 20"
+    std::string text() const;
+
+  private:
+    std::size_t evaluations_ = 0;
+    std::size_t last_gain_at_ = 0;  // evaluations when the last meaningful gain arrived
+    double gain_best_ms_ = 0.0;     // the best as of that gain (0: nothing succeeded yet)
+};
+
+}  // namespace optiml::search

@@ -1,0 +1,118 @@
+#include "driver/search/budget_fit.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "driver/search/search.h"
+#include "tests/unit/search/synthetic_spaces.h"
+
+namespace optiml::search {
+namespace {
+
+TEST(FittedEvaluations, TheWholeSmallSpaceThenTwentySquareRootsFrom320UpTo1000) {
+    EXPECT_EQ(fitted_evaluations(0), 1);
+    EXPECT_EQ(fitted_evaluations(60), 60);
+    EXPECT_EQ(fitted_evaluations(256), 256);
+    EXPECT_EQ(fitted_evaluations(300), 300);  // 320 would be more than the space
+    EXPECT_EQ(fitted_evaluations(372), 372);  // 20 sqrt(372) = 386: more than the space
+    EXPECT_EQ(fitted_evaluations(500), 447);  // 20 sqrt(500) = 447.2
+    EXPECT_EQ(fitted_evaluations(1376), 742);
+    EXPECT_EQ(fitted_evaluations(5068), 1000);
+    EXPECT_EQ(fitted_evaluations(100000), 1000);
+}
+
+TEST(Convergence, StopsAfterAsManyEvaluationsWithoutAGainAsTheGainTookAndAtLeastTheMinimum) {
+    Convergence early;  // best found at evaluation 3: stops kMinPatience evaluations later
+    early.observe(true, 10.0);
+    early.observe(true, 9.0);
+    early.observe(true, 5.0);
+    for (std::size_t i = 0; i + 1 < kMinPatience; ++i) early.observe(true, 6.0);
+    EXPECT_FALSE(early.converged());
+    early.observe(true, 5.0);  // equal to the best: no gain
+    EXPECT_TRUE(early.converged());
+    EXPECT_EQ(early.last_gain_at(), 3u);
+    EXPECT_EQ(early.text(), "no gain of 1% in the 100 evaluations since evaluation 3");
+
+    Convergence late;  // a gain at evaluation 300 needs 300 more without one
+    for (int i = 0; i < 299; ++i) late.observe(true, 10.0);
+    late.observe(true, 8.0);
+    for (int i = 0; i < 299; ++i) late.observe(true, 9.0);
+    EXPECT_FALSE(late.converged());
+    late.observe(true, 9.0);
+    EXPECT_TRUE(late.converged());
+}
+
+TEST(Convergence, GainsUnderOnePercentAndFailuresAreNotProgressAndNothingConvergesBeforeASuccess) {
+    Convergence c;
+    for (std::size_t i = 0; i < 3 * kMinPatience; ++i) c.observe(false, 0.0);
+    EXPECT_FALSE(c.converged());  // nothing succeeded yet: keep looking
+    c.observe(true, 100.0);
+    const std::size_t first = c.evaluations();
+    double ms = 100.0;
+    for (std::size_t i = 0; i < first; ++i) c.observe(true, ms *= 0.995);  // 0.5% steps
+    // 0.5% steps add up to a meaningful gain every other step, so it has not converged.
+    EXPECT_FALSE(c.converged());
+    EXPECT_GT(c.last_gain_at(), first);
+}
+
+// A space whose optimum is the default: nothing after the baseline gains.
+Space flat_space() {
+    return testing::grid_space(3, 10);
+}
+
+TEST(SearchStop, AFittedBudgetStopsOnceConvergedAndSaysWhy) {
+    testing::SyntheticEvaluator evaluator([](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") + c.at("p1") + c.at("p2"));
+    });
+    Budget budget{1000, 1e9, "random"};
+    budget.stop_when_converged = true;
+    const Result result = run_search(flat_space(), evaluator, budget);
+    // Batches of 8: it stops at the first batch's end that finds it converged.
+    EXPECT_GE(result.trace.size(), 1 + kMinPatience);
+    EXPECT_LT(result.trace.size(), 1 + kMinPatience + kDefaultBatchSize);
+    EXPECT_EQ(result.stop_reason, "converged: no gain of 1% in the " +
+                                      std::to_string(result.trace.size() - 1) +
+                                      " evaluations since evaluation 1");
+    EXPECT_FALSE(result.stopped_by_time);
+}
+
+TEST(SearchStop, AGivenBudgetIsSpentWhateverTheProgressAndSaysSo) {
+    testing::SyntheticEvaluator evaluator([](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") + c.at("p1") + c.at("p2"));
+    });
+    const Result result = run_search(flat_space(), evaluator, {300, 1e9, "random"});
+    EXPECT_EQ(result.trace.size(), 300u);
+    EXPECT_EQ(result.stop_reason, "the budget of 300 evaluations was spent");
+}
+
+TEST(SearchStop, AMeasuredSpaceAndASpentTimeBudgetAreNamed) {
+    testing::SyntheticEvaluator evaluator([](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0"));
+    });
+    const Result whole = run_search(testing::grid_space(2, 3), evaluator, {100, 1e9, "random"});
+    EXPECT_EQ(whole.trace.size(), 9u);
+    EXPECT_EQ(whole.stop_reason, "every configuration was measured");
+    const Result timed = run_search(flat_space(), evaluator, {500, 0.0, "random"});
+    EXPECT_TRUE(timed.stopped_by_time);
+    EXPECT_EQ(timed.stop_reason, "the time budget of 0 s was spent");
+}
+
+// Streaming as tune does: what is in flight when it converges still comes back, nothing more is
+// proposed.
+TEST(SearchStop, AStreamingSearchStopsProposingOnceConverged) {
+    testing::StreamingSyntheticEvaluator evaluator(
+        [](const Config& c) -> std::optional<double> {
+            return 1.0 + static_cast<double>(c.at("p0") + c.at("p1") + c.at("p2"));
+        },
+        8);
+    Budget budget{1000, 1e9, "random"};
+    budget.stop_when_converged = true;
+    const Result result = run_search(flat_space(), evaluator, budget);
+    EXPECT_GE(result.trace.size(), 1 + kMinPatience);
+    EXPECT_LE(result.trace.size(), 1 + kMinPatience + 8);
+    EXPECT_EQ(result.stop_reason.rfind("converged: ", 0), 0u) << result.stop_reason;
+}
+
+}  // namespace
+}  // namespace optiml::search
