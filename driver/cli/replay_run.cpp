@@ -97,7 +97,8 @@ int run_replay(const ReplayOptions& options, std::ostream& out, std::ostream& er
         << (options.strategy == result.strategy ? "" : " (chosen by " + options.strategy + ")")
         << ", seed " << options.seed << ", " << result.trace.size() << " evaluations (budget "
         << options.evaluations << "), "
-        << search::pipeline_text(options.in_flight, search::kDefaultBatchSize) << "\n";
+        << search::pipeline_text(options.in_flight, search::kDefaultBatchSize)
+        << "; stopped: " << result.stop_reason << "\n";
     print_summary(result, *optimum, out);
     if (options.trace.empty()) return 0;
     try {

@@ -87,10 +87,14 @@ TEST(ReplayRun, StreamsAsTuneDoesUnlessAskedForBatches) {
         << err.str();
     EXPECT_EQ(run_replay(replay_options(kFixture, "exhaustive", 10, 1, 0), batched, err), 0)
         << err.str();
-    EXPECT_NE(streamed.str().find("3 evaluations (budget 10), streaming, 18 in flight\n"),
-              std::string::npos)
+    EXPECT_NE(
+        streamed.str().find("3 evaluations (budget 10), streaming, 18 in flight; stopped: every "
+                            "configuration was measured\n"),
+        std::string::npos)
         << streamed.str();
-    EXPECT_NE(batched.str().find("3 evaluations (budget 10), batches of 8\n"), std::string::npos)
+    EXPECT_NE(batched.str().find("3 evaluations (budget 10), batches of 8; stopped: every "
+                                 "configuration was measured\n"),
+              std::string::npos)
         << batched.str();
     // The pipeline changes when results arrive, not what an exhaustive search finds.
     EXPECT_NE(batched.str().find("within 2% of the optimum after 2 evaluations"),
