@@ -62,7 +62,8 @@ nlohmann::ordered_json replay_trace_json(const Recording& recording, const Resul
           {"requested_strategy", settings.strategy},
           {"seed", settings.seed},
           {"budget_evaluations", settings.budget_evaluations},
-          {"pipeline", pipeline_text(settings.in_flight, kDefaultBatchSize)}}},
+          {"pipeline", pipeline_text(settings.in_flight, kDefaultBatchSize)},
+          {"stop_reason", result.stop_reason}}},
         {"baseline",
          {{"parameters", recording.space.defaults},
           {"source", baseline_source_key(recording.baseline_source)}}}};

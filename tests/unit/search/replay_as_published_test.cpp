@@ -309,6 +309,7 @@ TEST(PublishedRecording, TheTraceHoldsEveryEvaluationAndTheSummary) {
     EXPECT_EQ(trace["search"]["requested_strategy"], "auto");
     EXPECT_EQ(trace["search"]["seed"], 3);
     EXPECT_EQ(trace["search"]["pipeline"], "batches of 8");
+    EXPECT_EQ(trace["search"]["stop_reason"], "every configuration was measured");
     EXPECT_EQ(trace["baseline"], (nlohmann::json{{"parameters", {{"block", 128}, {"items", 2}}},
                                                  {"source", "--baseline"}}));
 
