@@ -1,6 +1,6 @@
 // How fast each search strategy gets close to the optimum of recorded spaces, on the CPU.
 //   optiml-bench-search-efficiency <recording>... [--seeds N] [--first-seed S] [--budget N]
-//       [--random-start]
+//       [--random-start] [--fitted]
 // Each recording (any format read_recording takes: OptiML recordings and manifests, Kernel
 // Tuner cache files, T4 results) is replayed under every strategy with seeds S..S+N-1 (S = 1 unless
 // told). Per space it prints the valid configurations, those within 2% of the optimum, and per
@@ -9,7 +9,9 @@
 // 100 and 200 evaluations (a run that ended sooner, having measured the whole space, counts its
 // final best). With --random-start each seed starts from a valid configuration drawn at random
 // instead of the recording's default: a strategy's lead that came from where the default lies
-// does not survive it.
+// does not survive it. With --fitted the budget is the one a spec without evaluations gets (fitted
+// to the space, stopping once converged: driver/search/budget_fit.h), and two more columns give
+// the median evaluations spent and the median final best/optimum.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "driver/search/budget_fit.h"
 #include "driver/search/recording_file.h"
 #include "driver/search/strategy.h"
 
@@ -39,6 +42,8 @@ double median(std::vector<double> values) {
 struct Row {
     std::vector<double> evaluations;  // to within 2%; +infinity where a seed never got there
     std::vector<double> ratio_after[std::size(kCheckpoints)];
+    std::vector<double> spent;  // evaluations the search made
+    std::vector<double> final_ratio;
 };
 
 struct Options {
@@ -52,6 +57,7 @@ struct Options {
     std::size_t batch = search::kDefaultBatchSize;
     std::vector<std::string> strategies;  // empty: all
     bool random_start = false;
+    bool fitted = false;
 };
 
 // The space a seed searches: the recording's, from its default or from a valid configuration
@@ -74,9 +80,15 @@ Row measure(const search::Recording& recording, const std::string& strategy,
     for (int seed = options.first_seed; seed < options.first_seed + seeds; ++seed) {
         search::ReplayEvaluator evaluator(recording, options.in_flight);
         const search::Space space = start_space(recording, options, seed);
-        const search::Result result =
-            search::run_search(space, evaluator, {budget, 1e9, strategy}, {},
-                               static_cast<std::uint64_t>(seed), options.batch);
+        search::Budget limits{budget, 1e9, strategy};
+        if (options.fitted) {
+            limits.evaluations = search::fitted_evaluations(space.enumerate_valid().size());
+            limits.stop_when_converged = true;
+        }
+        const search::Result result = search::run_search(
+            space, evaluator, limits, {}, static_cast<std::uint64_t>(seed), options.batch);
+        row.spent.push_back(static_cast<double>(result.trace.size()));
+        row.final_ratio.push_back(search::best_after(result, result.trace.size()) / optimum);
         const auto reached = search::evaluations_until(result, optimum * kWithin);
         row.evaluations.push_back(reached ? static_cast<double>(*reached)
                                           : std::numeric_limits<double>::infinity());
@@ -107,8 +119,12 @@ void report(const search::Recording& recording, const Options& options) {
         "%.4g ms; budget %d evaluations, %d seeds\n",
         valid, recording.successes(), recording.within(kWithin), optimum, options.budget,
         options.seeds);
-    std::printf("  %-11s %14s %14s %8s %10s %10s %10s\n", "strategy", "with baseline",
-                "strategy only", "reached", "ratio@50", "ratio@100", "ratio@200");
+    if (options.fitted)
+        std::printf("  fitted budget: %d evaluations, stopping once converged\n",
+                    search::fitted_evaluations(valid));
+    std::printf("  %-11s %14s %14s %8s %10s %10s %10s%s\n", "strategy", "with baseline",
+                "strategy only", "reached", "ratio@50", "ratio@100", "ratio@200",
+                options.fitted ? "      spent      final" : "");
     for (const std::string& strategy : search::strategy_names()) {
         if (!options.strategies.empty() &&
             std::find(options.strategies.begin(), options.strategies.end(), strategy) ==
@@ -119,12 +135,15 @@ void report(const search::Recording& recording, const Options& options) {
         const double evals = median(row.evaluations);
         const auto reached = std::count_if(row.evaluations.begin(), row.evaluations.end(),
                                            [](double e) { return std::isfinite(e); });
-        std::printf("  %-11s %14s %14s %7.0f%% %10.4f %10.4f %10.4f\n", strategy.c_str(),
+        std::printf("  %-11s %14s %14s %7.0f%% %10.4f %10.4f %10.4f", strategy.c_str(),
                     evaluations_text(evals, options.budget).c_str(),
                     evaluations_text(evals - 1, options.budget - 1).c_str(),
                     100.0 * static_cast<double>(reached) / options.seeds,
                     median(row.ratio_after[0]), median(row.ratio_after[1]),
                     median(row.ratio_after[2]));
+        if (options.fitted)
+            std::printf(" %10.1f %10.4f", median(row.spent), median(row.final_ratio));
+        std::printf("\n");
     }
 }
 
@@ -141,7 +160,8 @@ std::vector<std::string> split_names(const std::string& text) {
 
 constexpr const char* kUsage =
     "usage: optiml-bench-search-efficiency <recording>... [--seeds N] [--first-seed S] "
-    "[--budget N] [--in-flight N] [--batch N] [--strategies S,...] [--random-start]\n";
+    "[--budget N] [--in-flight N] [--batch N] [--strategies S,...] [--random-start] "
+    "[--fitted]\n";
 
 }  // namespace
 
@@ -162,6 +182,8 @@ int main(int argc, char** argv) {
             options.batch = static_cast<std::size_t>(std::max(0, std::atoi(argv[++i])));
         else if (!std::strcmp(argv[i], "--random-start"))
             options.random_start = true;
+        else if (!std::strcmp(argv[i], "--fitted"))
+            options.fitted = true;
         else if (!std::strcmp(argv[i], "--strategies") && has_value)
             options.strategies = split_names(argv[++i]);
         else
