@@ -225,12 +225,13 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
                          CandidateEvaluator& evaluator, const search::Space& space,
                          TuningLog& log) {
     const search::Budget& budget = request.budget;
+    const std::size_t valid = space.enumerate_valid().size();
     log.line() << "tuning on " << request.device.name << " (device " << request.device.index
                << "), budget " << budget.evaluations << " evaluations / " << budget.seconds << " s"
-               << (budget.stop_when_converged ? " (fitted to the space of " +
-                                                    std::to_string(space.enumerate_valid().size()) +
-                                                    " configurations; stops once converged)"
-                                              : "")
+               << (budget.stop_when_converged
+                       ? " (fitted to the space of " + std::to_string(valid) +
+                             " configurations; stops once converged)"
+                       : "")
                << "\n"
                << std::flush;
     auto progress = [&](const search::Result& so_far) {
@@ -250,8 +251,7 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
     const bool transform = transformations_enabled(budget);
     search::Budget parameter_budget = budget;
     if (transform) {
-        parameter_budget.evaluations =
-            parameter_evaluations(budget.evaluations, space.enumerate_valid().size());
+        parameter_budget.evaluations = parameter_evaluations(budget.evaluations, valid);
         parameter_budget.seconds = budget.seconds * kParameterShare;
     }
     Searched searched{search::run_search(space, evaluator, parameter_budget, progress), {}, {}};
