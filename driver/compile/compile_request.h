@@ -21,6 +21,9 @@ std::optional<Backend> parse_backend(std::string_view name);
 
 struct CompileRequest {
     std::string source_text;
+    // nvcc: the whole file, when source_text is its device code alone (tune/device_only_source.h):
+    // compiled instead where source_text does not compile.
+    std::string whole_file_text;
     std::string source_name;  // file name shown in diagnostics and line info
     // "saxpy", "gemm<float, 32>": the kernel to find in the output, parameters already
     // substituted (expand_defines in kernel_symbol.h).

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -84,6 +85,33 @@ std::vector<std::string> cubin_entry_symbols(const std::string& elf) {
         }
     }
     return names;
+}
+
+std::optional<std::map<std::string, std::string_view>> cubin_sections(const std::string& elf) {
+    const auto count = read_at<std::uint16_t>(elf, 0x3c);
+    const auto names_index = read_at<std::uint16_t>(elf, 0x3e);
+    const auto table = read_at<std::uint64_t>(elf, 0x28);
+    if (elf.size() < 0x40 ||
+        elf.compare(0, 4,
+                    "\x7f"
+                    "ELF") != 0 ||
+        !count || !names_index || !table)
+        return std::nullopt;
+    const auto names = section(elf, *names_index);
+    if (!names) return std::nullopt;
+    std::map<std::string, std::string_view> sections;
+    for (std::uint16_t i = 1; i < *count; ++i) {  // section 0 is the null section
+        const auto header = section(elf, i);
+        const auto name_offset = read_at<std::uint32_t>(elf, *table + std::uint64_t{i} * 0x40);
+        if (!header || !name_offset) return std::nullopt;
+        auto name = string_at(elf, *names, *name_offset);
+        if (!name) return std::nullopt;
+        constexpr std::uint32_t kNoBits = 8;  // SHT_NOBITS (.bss, .nv.shared): size, no bytes
+        sections[*name] = header->type == kNoBits
+                              ? std::string_view()
+                              : std::string_view(elf).substr(header->offset, header->size);
+    }
+    return sections;
 }
 
 std::vector<std::string> ptx_entry_symbols(const std::string& ptx) {

@@ -36,8 +36,8 @@ CompileResult nvcc_failure(std::string message) {
 
 // The text nvcc compiles: diagnostics and line info name the original file; a template kernel
 // is instantiated at the name expression (host code taking its address makes nvcc emit it).
-std::string scratch_text(const CompileRequest& request) {
-    std::string text = "#line 1 \"" + request.source_name + "\"\n" + request.source_text;
+std::string scratch_text(const CompileRequest& request, const std::string& source_text) {
+    std::string text = "#line 1 \"" + request.source_name + "\"\n" + source_text;
     if (request.name_expression.find('<') != std::string::npos)
         text +=
             "\n#line 1 \"<optiml: name expression>\"\nnamespace { [[maybe_unused]] auto* const "
@@ -110,18 +110,15 @@ std::vector<std::string> nvcc_device_link_arguments(const CompileRequest& reques
     return arguments;
 }
 
-CompileResult compile_with_nvcc(const CompileRequest& request) {
-    for (const std::string& option : request.options)
-        if (!nvcc_option(option))
-            return nvcc_failure(
-                "the option \"" + option +
-                "\" is NVRTC's only; nvcc has no equivalent: drop it from the spec's "
-                "nvrtc_options or compile with \"compiler\": \"nvrtc\"\n");
+namespace {
+
+// One nvcc run (and device link) over `source_text`.
+CompileResult compile_text(const CompileRequest& request, const std::string& source_text) {
     const base::ScratchDir scratch("optiml-nvcc");
     if (scratch.path().empty()) return nvcc_failure("cannot create a scratch folder for nvcc\n");
     const fs::path source = scratch.path() / fs::path(request.source_name).filename();
     const fs::path output = scratch.path() / "kernel.out";
-    std::ofstream(source, std::ios::binary) << scratch_text(request);
+    std::ofstream(source, std::ios::binary) << scratch_text(request, source_text);
 
     const bool link = request.relocatable && request.output == Output::Cubin;
     const fs::path compiled = link ? scratch.path() / "relocatable.cubin" : output;
@@ -158,6 +155,36 @@ CompileResult compile_with_nvcc(const CompileRequest& request) {
     }
     result.lowered_name = *lowered;
     result.ok = true;
+    return result;
+}
+
+}  // namespace
+
+bool same_device_code(const std::string& a, const std::string& b) {
+    const auto first = cubin_sections(a);
+    const auto second = cubin_sections(b);
+    if (!first || !second || first->size() != second->size()) return false;
+    for (const auto& [name, bytes] : *first) {
+        const auto other = second->find(name);
+        if (other == second->end()) return false;
+        // Debug sections name the compiled file (its size in the line table's file entries).
+        if (!name.starts_with(".debug") && !name.starts_with(".nv_debug") && bytes != other->second)
+            return false;
+    }
+    return true;
+}
+
+CompileResult compile_with_nvcc(const CompileRequest& request) {
+    for (const std::string& option : request.options)
+        if (!nvcc_option(option))
+            return nvcc_failure(
+                "the option \"" + option +
+                "\" is NVRTC's only; nvcc has no equivalent: drop it from the spec's "
+                "nvrtc_options or compile with \"compiler\": \"nvrtc\"\n");
+    CompileResult result = compile_text(request, request.source_text);
+    // The device code alone needs a header or host function this variant's macros brought in.
+    if (!result.ok && !request.whole_file_text.empty())
+        result = compile_text(request, request.whole_file_text);
     return result;
 }
 

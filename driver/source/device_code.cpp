@@ -13,6 +13,15 @@ constexpr std::array<std::string_view, 3> kQualifiers = {"__global__", "__device
 // Names in a declaration that make it device code, or code device code may call.
 constexpr std::array<std::string_view, 4> kDeviceMarkers = {"__global__", "__device__", "constexpr",
                                                             "consteval"};
+// Standard headers of host-only facilities (streams, containers, threads, clocks, random
+// engines): device code cannot call what they declare, and parsing them is most of what nvcc
+// spends on a small kernel's file.
+constexpr std::array<std::string_view, 30> kHostOnlyHeaders = {
+    "iostream", "istream",  "ostream", "fstream",    "sstream",       "iomanip",
+    "vector",   "string",   "map",     "set",        "unordered_map", "unordered_set",
+    "list",     "deque",    "queue",   "stack",      "random",        "chrono",
+    "thread",   "mutex",    "future",  "functional", "memory",        "algorithm",
+    "numeric",  "iterator", "regex",   "filesystem", "stdexcept",     "exception"};
 // Reserved names the toolkit and compilers document for host declarations: not unseen macros.
 constexpr std::array<std::string_view, 11> kHostSpellings = {
     "__host__",      "__forceinline__", "__inline__", "__noinline__",  "__restrict__", "__restrict",
@@ -70,9 +79,14 @@ MacroDefinitions macro_definitions(const std::vector<std::string_view>& sources)
 // One scan of a file's code tokens at namespace scope, splicing host-only bodies out.
 class HostBodyElision {
   public:
+    // keep_lines: an elided body leaves its lines blank, so every later line keeps its number.
     HostBodyElision(std::string_view source, const std::set<std::string>& qualifiers,
-                    const std::set<std::string>& known_macros)
-        : source_(source), qualifiers_(qualifiers), known_macros_(known_macros), all_(lex(source)) {
+                    const std::set<std::string>& known_macros, bool keep_lines)
+        : source_(source),
+          qualifiers_(qualifiers),
+          known_macros_(known_macros),
+          keep_lines_(keep_lines),
+          all_(lex(source)) {
         for (std::size_t i = 0; i < all_.size(); ++i)
             if (is_code(all_[i])) {
                 code_.push_back(all_[i]);
@@ -100,11 +114,15 @@ class HostBodyElision {
                 const std::size_t close = matching_bracket(code_, source_, c);
                 if (close == code_.size()) break;
                 if (is_function(statement, c) && host_only(statement, c, close)) {
-                    out.append(source_.substr(copied, code_[c].end - copied));
-                    for (std::size_t i = position_[c] + 1; i < position_[close]; ++i)
-                        if (all_[i].kind == TokenKind::Preprocessor)
-                            out.append("\n").append(token_text(source_, all_[i])).append("\n");
-                    copied = code_[close].begin;
+                    // keep_lines_ (nvcc compiling without the host headers): the declaration
+                    // goes too, since its types may be theirs (std::vector<float>&).
+                    const std::size_t kept_end =
+                        keep_lines_ ? code_[statement].begin : code_[c].end;
+                    const std::size_t first = keep_lines_ ? position_[statement] : position_[c] + 1;
+                    out.append(source_.substr(copied, kept_end - copied));
+                    for (std::size_t i = first; i < position_[close]; ++i) elide(all_[i], out);
+                    copied = keep_lines_ ? code_[close].end : code_[close].begin;
+                    ++elided_;
                 }
                 c = close;
                 statement = close + 1;
@@ -114,8 +132,24 @@ class HostBodyElision {
         return out;
     }
 
+    std::size_t elided() const { return elided_; }
+
   private:
     std::string_view at(std::size_t c) const { return token_text(source_, code_[c]); }
+
+    // A token of an elided function: its directives stay, in order; with keep_lines_ so do its
+    // line breaks, the directives taking their own lines' places.
+    void elide(const Token& token, std::string& out) const {
+        const std::string_view text = token_text(source_, token);
+        if (token.kind == TokenKind::Preprocessor) {
+            if (!keep_lines_) out.append("\n");
+            out.append(text);
+            if (!keep_lines_) out.append("\n");
+        } else if (keep_lines_) {
+            for (const char c : text)
+                if (c == '\n') out.push_back('\n');
+        }
+    }
 
     // "namespace a {", "inline namespace v1 {", "extern "C" {": declarations continue inside.
     bool opens_scope(std::size_t first, std::size_t brace) const {
@@ -152,6 +186,8 @@ class HostBodyElision {
     std::string_view source_;
     const std::set<std::string>& qualifiers_;
     const std::set<std::string>& known_macros_;
+    bool keep_lines_;
+    std::size_t elided_ = 0;
     std::vector<Token> all_;
     std::vector<Token> code_;
     std::vector<std::size_t> position_;  // of each code token in all_
@@ -181,7 +217,26 @@ SeenMacros seen_macros(const std::vector<std::string_view>& sources) {
 }
 
 std::string device_relevant_text(std::string_view source, const SeenMacros& macros) {
-    return HostBodyElision(source, macros.qualifiers, macros.others).run();
+    return HostBodyElision(source, macros.qualifiers, macros.others, false).run();
+}
+
+DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macros) {
+    HostBodyElision elision(source, macros.qualifiers, macros.others, true);
+    DeviceOnlyText result{elision.run(), elision.elided(), {}};
+    std::string& text = result.text;
+    // Re-lexed: the elision moved offsets. A blanked include keeps its line, empty.
+    const std::vector<Token> tokens = lex(text);
+    for (auto it = tokens.rbegin(); it != tokens.rend(); ++it) {
+        if (it->kind != TokenKind::Preprocessor) continue;
+        const DirectiveWords d = directive_words(token_text(text, *it));
+        if (d.word(0) != "include" || d.word(1) != "<") continue;
+        std::string header;
+        for (std::size_t w = 2; !d.word(w).empty() && d.word(w) != ">"; ++w) header += d.word(w);
+        if (!one_of(header, kHostOnlyHeaders)) continue;
+        result.headers.insert(result.headers.begin(), header);
+        text.replace(it->begin, it->end - it->begin, "");
+    }
+    return result;
 }
 
 std::set<std::string> named_identifiers(std::string_view text) {

@@ -29,6 +29,18 @@ SeenMacros seen_macros(const std::vector<std::string_view>& sources);
 // included, is kept byte for byte. A file with no host-only function comes back unchanged.
 std::string device_relevant_text(std::string_view source, const SeenMacros& macros);
 
+// What nvcc needs of `source` to compile its device code: the host-only functions of
+// device_relevant_text left out whole, declaration and body, their lines left blank (every other
+// line keeps its number, for line info and diagnostics), and the #include lines of host-only
+// standard headers (<iostream>, <vector>, <random>, ...) left empty. `host_functions` counts the
+// functions left out, `headers` names the headers left out, in order.
+struct DeviceOnlyText {
+    std::string text;
+    std::size_t host_functions = 0;
+    std::vector<std::string> headers;
+};
+DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macros);
+
 // Every identifier `text` names, in code and in preprocessor directives (#if FOO, #ifdef NDEBUG).
 std::set<std::string> named_identifiers(std::string_view text);
 

@@ -12,6 +12,7 @@
 #include "driver/identity/compiler_choice.h"
 #include "driver/identity/kernel_key.h"
 #include "driver/measure/statistics.h"
+#include "driver/tune/device_only_source.h"
 #include "driver/tune/timing_conditions.h"
 
 namespace optiml::tune {
@@ -68,7 +69,16 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec,
     request.backend = identity::choose_compiler(spec, arch).backend;
     request.options.insert(request.options.end(), candidate.options.begin(),
                            candidate.options.end());
+    if (request.backend == compile::Backend::Nvcc)
+        use_device_only_text(request, device_only_plan(spec, sources, arch));
     return request;
+}
+
+DeviceOnlyPlan device_only_plan(const spec::Spec& spec, const SourceVariants& sources, int arch) {
+    compile::CompileRequest original = identity::request_of_text(
+        spec, spec.default_config(), sources.text(""), arch, compile::Output::Cubin);
+    original.backend = identity::choose_compiler(spec, arch).backend;
+    return device_only_plan(original);
 }
 
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,

@@ -28,6 +28,7 @@
 #include "driver/measure/worker_client.h"
 #include "driver/search/search.h"
 #include "driver/spec/spec.h"
+#include "driver/tune/device_only_source.h"
 #include "driver/tune/source_variants.h"
 
 namespace optiml::tune {
@@ -48,6 +49,10 @@ compile::CompileRequest make_compile_request(const spec::Spec& spec,
                                              const search::Candidate& candidate,
                                              const SourceVariants& sources, int arch,
                                              compile::Output output);
+
+// Whether nvcc compiles the spec's variants from their device code alone (device_only_source.h):
+// probed once for the original, then answered from memory.
+DeviceOnlyPlan device_only_plan(const spec::Spec& spec, const SourceVariants& sources, int arch);
 
 // Grid, block and dynamic shared memory of `config`, from the spec's expressions, at the spec's
 // own problem size or at `size`.

@@ -158,6 +158,20 @@ void log_compiler_choice(const identity::CompilerChoice& compiler, TuningLog& lo
                       "variants\n";
 }
 
+// What nvcc leaves out of every variant's file, or why it cannot (device_only_source.h).
+void log_device_only(const DeviceOnlyPlan& plan, TuningLog& log) {
+    if (plan.host_functions == 0 && plan.headers.empty()) return;
+    std::string headers;
+    for (const std::string& header : plan.headers)
+        headers += (headers.empty() ? "<" : ", <") + header + ">";
+    log.line() << "nvcc " << (plan.used ? "compiles" : "cannot compile")
+               << " the variants' device code alone (" << plan.host_functions << " host functions"
+               << (headers.empty() ? "" : ", " + headers) << " left out)"
+               << (plan.used ? ": the original compiles to the same device code"
+                             : ": " + plan.why_not + "; it compiles the whole file")
+               << "\n";
+}
+
 // The session of the original, or null with why not in the log (the original kernel stays).
 std::unique_ptr<MeasuringSession> open_session(const TuneRequest& request,
                                                const identity::CompilerChoice& compiler,
@@ -419,6 +433,8 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         log.line() << pool->size() << " GPUs verify (devices " << list << "); device "
                    << request.device.index << " times every variant\n";
     }
+    if (compiler.backend == compile::Backend::Nvcc)
+        log_device_only(device_only_plan(spec, evaluator.sources(), arch), log);
     const search::Space space = tuning_space(spec);
     const Searched searched = search_variants(request, *session, evaluator, space, log);
     const search::Result& result = searched.result;

@@ -48,6 +48,32 @@ TEST(Nvcc, CompilesEachTemplateValueToItsLoadableName) {
     }
 }
 
+TEST(Nvcc, SameDeviceCodeLooksPastTheFileTheLineTableNames) {
+    CompileRequest whole = mixed("scale_rows<64>");
+    CompileRequest longer = whole;  // a longer file, the same device code on the same lines
+    longer.source_text += "\nstatic int host_only_helper(int a) { return a * 42; }\n";
+    CompileRequest other = whole;
+    other.defines = {{"FACTOR", 3}};
+    const CompileResult a = compile(whole);
+    const CompileResult b = compile(longer);
+    const CompileResult c = compile(other);
+    ASSERT_TRUE(a.ok && b.ok && c.ok) << a.log << b.log << c.log;
+    EXPECT_TRUE(same_device_code(a.binary, b.binary));
+    EXPECT_FALSE(same_device_code(a.binary, c.binary));
+    EXPECT_FALSE(same_device_code(a.binary, "not an ELF file"));
+}
+
+TEST(Nvcc, TheWholeFileCompilesWhereItsDeviceCodeAloneDoesNot) {
+    CompileRequest request = mixed("scale_rows<64>");
+    request.whole_file_text = request.source_text;
+    request.source_text = "#error a macro of this variant needs a header left out\n";
+    const CompileResult result = compile(request);
+    ASSERT_TRUE(result.ok) << result.log;
+    EXPECT_EQ(result.lowered_name, "_Z10scale_rowsILi64EEvPfi");
+    request.whole_file_text.clear();
+    EXPECT_FALSE(compile(request).ok);
+}
+
 TEST(Nvcc, MacroValuesChangeTheImage) {
     CompileRequest two = mixed("scale_rows<64>");
     CompileRequest three = two;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace optiml::source {
 namespace {
 
@@ -107,6 +109,48 @@ TEST(DeviceCode, NamedIdentifiersIncludeThoseOfDirectives) {
     EXPECT_FALSE(names.count("COMMENTED"));
     EXPECT_FALSE(
         source::named_identifiers("#include <assert.h>\n").count("assert"));  // a file name
+}
+
+source::DeviceOnlyText device_only(const std::string& source) {
+    return source::device_only_text(source, source::seen_macros({source}));
+}
+
+std::size_t line_of(const std::string& text, const std::string& what) {
+    const std::size_t at = text.find(what);
+    return at == std::string::npos ? 0 : 1 + std::count(text.begin(), text.begin() + at, '\n');
+}
+
+TEST(DeviceOnly, HostFunctionsAndHostOnlyHeadersGoAndEveryLineKeepsItsNumber) {
+    const std::string source = "#include <vector>\n#include  < iostream >\n" + kMixed +
+                               "void fill(std::vector<float>& v) {\n    v.assign(4, 1.0f);\n}\n"
+                               "__global__ void last(float* x) { x[0] = 1.0f; }\n";
+    const source::DeviceOnlyText only = device_only(source);
+    EXPECT_EQ(only.headers, (std::vector<std::string>{"vector", "iostream"}));
+    EXPECT_EQ(only.host_functions, 3u);  // check, main, fill: declarations and bodies
+    const std::string& text = only.text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'),
+              std::count(source.begin(), source.end(), '\n'));
+    for (const char* kept : {"#include <cstdio>", "__device__ float twice(float a)",
+                             "__global__ void scale(float* x)", "__global__ void last(float* x)"})
+        EXPECT_EQ(line_of(text, kept), line_of(source, kept)) << kept << "\n" << text;
+    for (const char* gone : {"vector", "iostream", "main", "check", "fill", "printf"})
+        EXPECT_EQ(text.find(gone), std::string::npos) << gone << "\n" << text;
+}
+
+TEST(DeviceOnly, DirectivesOfALeftOutFunctionStayOnTheirLines) {
+    const std::string source = "int main() {\n#ifdef DEBUG\n  return 1;\n#endif\n  return 0;\n}\n";
+    const std::string text = device_only(source).text;
+    EXPECT_EQ(text, "\n#ifdef DEBUG\n\n#endif\n\n\n");
+}
+
+TEST(DeviceOnly, DeviceCodeAloneComesBackUnchanged) {
+    const std::string kernel =
+        "#include <cstdint>\n#include <cuda_fp16.h>\n"
+        "__global__ void k(std::uint8_t* x) { x[0] = 1; }\n";
+    const source::DeviceOnlyText only = device_only(kernel);
+    EXPECT_EQ(only.text, kernel);
+    EXPECT_EQ(only.host_functions, 0u);
+    EXPECT_TRUE(only.headers.empty());
 }
 
 TEST(DeviceCode, QualifierMacrosAreFoundThroughOtherMacros) {
