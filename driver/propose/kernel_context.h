@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,6 +18,8 @@ namespace optiml::propose {
 struct KernelContext {
     std::string kernel;               // the __global__ function's name in the text
     std::set<std::string> read_only;  // pointer arguments the spec marks "input"
+    // Elements each pointer argument holds at the spec's problem (its `count`).
+    std::map<std::string, long> pointer_counts;
     // The exact text a candidate compiles from.
     std::function<std::string(const search::Candidate&)> text_of;
     // The node's evidence report (stalls by line, roofline), or null when it was not profiled.

@@ -25,6 +25,18 @@ const source::KernelLoop* loop_holding(const source::KernelText& text, int line)
     return found;
 }
 
+// Whether line `line` (1-based) of `source` names `function`.
+bool line_calls(std::string_view source, int line, std::string_view function) {
+    std::size_t begin = 0;
+    for (int l = 1; l < line && begin != std::string_view::npos; ++l) {
+        begin = source.find('\n', begin);
+        if (begin != std::string_view::npos) ++begin;
+    }
+    if (begin == std::string_view::npos) return false;
+    return source.substr(begin, source.find('\n', begin) - begin).find(function) !=
+           std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node) {
@@ -65,6 +77,22 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
            "the spec marks these arguments read-only: their loads may take the read-only data path",
            {memory_bound ? "roofline" : "metrics"},
            {{"l2_sectors", -1}}});
+
+    // Privatized atomics: cites the dominant stalls on the atomics' lines, else the diagnosis.
+    if (auto privatized = privatize_atomics(source, context_.kernel, context_.pointer_counts)) {
+        std::vector<std::string> cited;
+        if (evidence && evidence->stalls)
+            for (const auto& stall : evidence->stalls->dominant)
+                if (stall.line > 0 && line_calls(source, stall.line, "atomicAdd"))
+                    cited.push_back(stall.id);
+        if (cited.empty()) cited.push_back(memory_bound ? "roofline" : "metrics");
+        offer(privatized,
+              {"privatize_atomics",
+               "the kernel adds into a small global array with atomics, which all blocks contend "
+               "for in L2: each block adds into its own copy in shared memory and merges it once",
+               cited,
+               {{"l2_sectors", -1}}});
+    }
 
     // Unrolling: the loop holding each dominant stall; without samples, the innermost loops.
     std::vector<std::pair<const source::KernelLoop*, std::string>> loops;

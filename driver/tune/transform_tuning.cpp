@@ -44,6 +44,23 @@ std::set<std::string> read_only_parameters(const spec::Spec& spec,
     return names;
 }
 
+// The element count of each pointer parameter at the spec's problem (by position, as above);
+// one whose count cannot be evaluated is left out.
+std::map<std::string, long> pointer_counts(const spec::Spec& spec,
+                                           const source::KernelText& kernel) {
+    std::map<std::string, long> counts;
+    const expr::Env env = spec.environment(spec.default_config());
+    for (std::size_t i = 0; i < spec.arguments.size() && i < kernel.parameters.size(); ++i) {
+        if (!spec.arguments[i].is_pointer) continue;
+        try {
+            counts[kernel.parameters[i].name] =
+                static_cast<long>(spec.arguments[i].count.eval(env));
+        } catch (const std::exception&) {
+        }
+    }
+    return counts;
+}
+
 // The launch geometry and the problem sizes, for the model's prompt.
 std::string launch_line(const spec::Spec& spec) {
     const auto triple = [](const std::array<expr::Expr, 3>& e) {
@@ -101,6 +118,7 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     try {
         const auto kernel = source::find_kernel(evaluator.sources().text(""), context.kernel);
         context.read_only = read_only_parameters(spec, kernel);
+        context.pointer_counts = pointer_counts(spec, kernel);
     } catch (const source::RewriteError& e) {
         log << prefix << "not started: " << e.what() << "\n";
         return std::nullopt;

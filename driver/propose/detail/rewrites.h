@@ -6,6 +6,7 @@
 // Throws RewriteError when the kernel cannot be located or an argument is out of range.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -66,5 +67,15 @@ std::optional<std::string> hoist_invariant_loads(std::string_view source, std::s
 // `if (S OP E)`. The same operations in the same order: bit-identical.
 std::optional<std::string> accumulate_in_register(std::string_view source, std::string_view kernel,
                                                   int loop_line);
+
+// Global atomics of a histogram: where the body uses a pointer parameter p only as
+// `atomicAdd(&p[index], value);` statements (the old value unused) and `counts` gives p's element
+// count (at most 32 KiB of int, unsigned, unsigned long long, float or double over all such
+// parameters), each block adds into a copy of p in shared memory, zeroed first, and merges its
+// nonzero elements into p once, after a barrier; an index beyond the count goes to p as before.
+// A body that returns early runs in a lambda so that every thread reaches the barriers. The
+// prologue and epilogue sit on the lines of the body's braces: every line keeps its number.
+std::optional<std::string> privatize_atomics(std::string_view source, std::string_view kernel,
+                                             const std::map<std::string, long>& counts);
 
 }  // namespace optiml::propose
