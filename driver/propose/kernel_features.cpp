@@ -3,6 +3,7 @@
 #include <set>
 
 #include "driver/source/cuda_tokens.h"
+#include "driver/source/device_code.h"
 #include "driver/source/kernel_text.h"
 #include "driver/source/rewrite_error.h"
 
@@ -30,8 +31,11 @@ KernelFeatures kernel_features(std::string_view source, std::string_view kernel)
     }
     features.found = true;
     features.loops = static_cast<int>(text.loops.size());
-    for (const source::Token& token : source::code_tokens(source)) {
-        const std::string_view spelling = source.substr(token.begin, token.end - token.begin);
+    // Host functions (main() dividing its timings) are not compiled with the kernel's options.
+    const std::string device = source::device_relevant_text(source, source::seen_macros({source}));
+    for (const source::Token& token : source::code_tokens(device)) {
+        const std::string_view spelling =
+            std::string_view(device).substr(token.begin, token.end - token.begin);
         if (token.kind == source::TokenKind::Identifier && math_functions().contains(spelling))
             features.float_math = true;
         if (token.kind == source::TokenKind::Punctuator && (spelling == "/" || spelling == "/="))

@@ -134,8 +134,7 @@ std::optional<std::string> privatize_atomics(std::string_view source, std::strin
         if (shared_bytes + bytes > 32 * 1024) continue;  // room left for the kernel's own
         const auto atomics = privatizer.atomics_of(p.name);
         // Its merge is itself such an atomic: a second copy would only add a level.
-        if (!atomics || source.find("optiml_private_" + p.name) != std::string_view::npos)
-            continue;
+        if (!atomics || source.find("optiml_private_" + p.name) != std::string_view::npos) continue;
         shared_bytes += bytes;
         const std::string copy = fresh_name(source, "optiml_private_" + p.name, taken);
         const std::string index = fresh_name(source, "optiml_index", taken);

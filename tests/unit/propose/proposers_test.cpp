@@ -141,6 +141,34 @@ TEST(OptionMoves, AnOptionAlreadySetIsNotOfferedAgainNorAnotherValueOfIt) {
     EXPECT_TRUE(cap->candidate.is_original_source());
 }
 
+TEST(OptionMoves, HostCodeThatDividesOrCallsMathAsksForNoFastMath) {
+    // main() divides and calls sqrt (timings): the options would not touch it.
+    const std::string program = std::string(kCopy) +
+                                "int main() {\n    double ms = 3.0 / 2.0;\n    return "
+                                "static_cast<int>(sqrt(ms));\n}\n";
+    Texts texts;
+    OptionMoves moves(texts.context("copy", program));
+    const auto offered = moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, ""));
+    EXPECT_EQ(find(offered, "--prec-div"), nullptr);
+    EXPECT_EQ(find(offered, "--use_fast_math"), nullptr);
+    EXPECT_EQ(find(offered, "--ftz"), nullptr);
+}
+
+TEST(RewriteMoves, ALoopWithItsOwnUnrollPragmaKeepsIt) {
+    const std::string tiled = R"(__global__ void dot(const float* a, const float* b, float* c) {
+    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 16; ++k) sum += a[k] * b[k];
+    for (int k = 0; k < 8; ++k) c[k] = sum;
+}
+)";
+    Texts texts;
+    RewriteMoves moves(texts.context("dot", tiled));
+    const auto offered = moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, ""));
+    EXPECT_EQ(find(offered, "unroll line 4"), nullptr);  // the author's full unroll stays
+    EXPECT_NE(find(offered, "unroll line 5 by 2"), nullptr);
+}
+
 TEST(RewriteMoves, EachRewriteIsADerivedSourceWithItsTransformationNamed) {
     Texts texts;
     RewriteMoves moves(texts.context("smooth", kStencil));
