@@ -186,7 +186,14 @@ int main(int argc, char** argv) {
             options.fitted = true;
         else if (!std::strcmp(argv[i], "--strategies") && has_value)
             options.strategies = split_names(argv[++i]);
-        else
+        else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::printf("%s", kUsage);
+            return 0;
+        } else if (argv[i][0] == '-') {  // not a file: an option misspelt or missing its value
+            std::fprintf(stderr, "optiml: error: %s: unknown option or missing value\n%s", argv[i],
+                         kUsage);
+            return 2;
+        } else
             files.emplace_back(argv[i]);
     }
     if (files.empty() || options.seeds < 1 || options.first_seed < 1 || options.budget < 1 ||
