@@ -35,6 +35,9 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
     for (const std::string& option : request.build_options)
         fields.emplace_back("build_option", option);
     if (request.relocatable) fields.emplace_back("relocatable", "true");
+    // nvcc compiling the device code alone falls back to the whole file: both texts are read.
+    if (!request.whole_file_text.empty())
+        fields.emplace_back("whole_file", request.whole_file_text);
     return cache::compute_tagged_key(fields);
 }
 

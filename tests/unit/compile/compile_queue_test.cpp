@@ -124,6 +124,12 @@ TEST(ImageCache, EveryCompileInputChangesTheKey) {
     changed.name_expression = "fill2";
     EXPECT_NE(key, image_key(changed, "h"));
     changed = base;
+    changed.whole_file_text = base.source_text + "int main() { return 0; }\n";  // the fallback
+    EXPECT_NE(key, image_key(changed, "h"));
+    CompileRequest other_host_code = changed;
+    other_host_code.whole_file_text += "// edited\n";
+    EXPECT_NE(image_key(changed, "h"), image_key(other_host_code, "h"));
+    changed = base;
     changed.include_dirs = {"/somewhere/else"};  // where headers are found is not what they hold
     EXPECT_EQ(key, image_key(changed, "h"));
 }
