@@ -57,16 +57,20 @@ std::optional<std::string> string_at(const std::string& elf, const Section& stri
     return std::string(start, length);
 }
 
+// The only kind of file these read: a 64-bit little-endian ELF file (a CUBIN).
+bool is_elf64_le(const std::string& elf) {
+    return elf.size() >= 0x40 &&
+           elf.compare(0, 4,
+                       "\x7f"
+                       "ELF") == 0 &&
+           elf[4] == 2 && elf[5] == 1;
+}
+
 }  // namespace
 
 std::vector<std::string> cubin_entry_symbols(const std::string& elf) {
     std::vector<std::string> names;
-    const bool is_elf64_le = elf.size() >= 0x40 &&
-                             elf.compare(0, 4,
-                                         "\x7f"
-                                         "ELF") == 0 &&
-                             elf[4] == 2 && elf[5] == 1;
-    if (!is_elf64_le) return names;
+    if (!is_elf64_le(elf)) return names;
     const auto count = read_at<std::uint16_t>(elf, 0x3c);
     for (std::uint16_t i = 0; count && i < *count; ++i) {
         const auto symbols = section(elf, i);
@@ -91,12 +95,7 @@ std::optional<std::map<std::string, std::string_view>> cubin_sections(const std:
     const auto count = read_at<std::uint16_t>(elf, 0x3c);
     const auto names_index = read_at<std::uint16_t>(elf, 0x3e);
     const auto table = read_at<std::uint64_t>(elf, 0x28);
-    if (elf.size() < 0x40 ||
-        elf.compare(0, 4,
-                    "\x7f"
-                    "ELF") != 0 ||
-        !count || !names_index || !table)
-        return std::nullopt;
+    if (!is_elf64_le(elf) || !count || !names_index || !table) return std::nullopt;
     const auto names = section(elf, *names_index);
     if (!names) return std::nullopt;
     std::map<std::string, std::string_view> sections;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "driver/propose/detail/rewrites.h"
+#include "driver/source/cuda_tokens.h"
 #include "driver/source/kernel_text.h"
 #include "driver/source/rewrite_error.h"
 
@@ -25,16 +26,11 @@ const source::KernelLoop* loop_holding(const source::KernelText& text, int line)
     return found;
 }
 
-// Whether line `line` (1-based) of `source` names `function`.
+// Whether code on line `line` of `source` names `function` (comments and strings aside).
 bool line_calls(std::string_view source, int line, std::string_view function) {
-    std::size_t begin = 0;
-    for (int l = 1; l < line && begin != std::string_view::npos; ++l) {
-        begin = source.find('\n', begin);
-        if (begin != std::string_view::npos) ++begin;
-    }
-    if (begin == std::string_view::npos) return false;
-    return source.substr(begin, source.find('\n', begin) - begin).find(function) !=
-           std::string_view::npos;
+    for (const source::Token& token : source::code_tokens(source))
+        if (token.line == line && source::token_text(source, token) == function) return true;
+    return false;
 }
 
 }  // namespace

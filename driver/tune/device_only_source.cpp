@@ -30,8 +30,10 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     alone.output = compile::Output::Cubin;
     compile::CompileRequest whole = alone;
     whole.source_text = original.source_text;
-    const compile::CompileResult from_alone = compile::compile_with_nvcc(alone);
-    const compile::CompileResult from_whole = compile::compile_with_nvcc(whole);
+    // Both at once: the probe holds up the first variant.
+    const std::vector<compile::CompileResult> compiled = compile::compile_all({alone, whole});
+    const compile::CompileResult& from_alone = compiled[0];
+    const compile::CompileResult& from_whole = compiled[1];
     if (!from_whole.ok)
         plan.why_not = "the whole file does not compile";
     else if (!from_alone.ok)

@@ -165,7 +165,8 @@ void log_device_only(const DeviceOnlyPlan& plan, TuningLog& log) {
     for (const std::string& header : plan.headers)
         headers += (headers.empty() ? "<" : ", <") + header + ">";
     log.line() << "nvcc " << (plan.used ? "compiles" : "cannot compile")
-               << " the variants' device code alone (" << plan.host_functions << " host functions"
+               << " the variants' device code alone (" << plan.host_functions
+               << (plan.host_functions == 1 ? " host function" : " host functions")
                << (headers.empty() ? "" : ", " + headers) << " left out)"
                << (plan.used ? ": the original compiles to the same device code"
                              : ": " + plan.why_not + "; it compiles the whole file")
