@@ -84,6 +84,12 @@ Row measure(const search::Recording& recording, const std::string& strategy,
         if (options.fitted) {
             limits.evaluations = search::fitted_evaluations(space.enumerate_valid().size());
             limits.stop_when_converged = true;
+        } else {
+            // Past the last checkpoint and within 2%, later evaluations change no column.
+            limits.enough = [optimum](const search::Result& so_far) {
+                return so_far.trace.size() >= kCheckpoints[std::size(kCheckpoints) - 1] &&
+                       search::evaluations_until(so_far, optimum * kWithin).has_value();
+            };
         }
         const search::Result result = search::run_search(
             space, evaluator, limits, {}, static_cast<std::uint64_t>(seed), options.batch);

@@ -77,6 +77,8 @@ class SearchRun {
 
     // Whether the search should stop proposing because it has converged.
     bool converged() const { return budget_.stop_when_converged && convergence_.converged(); }
+    bool enough() const { return budget_.enough && budget_.enough(result_); }
+    bool stopping() const { return converged() || enough(); }
 
     Result finish(bool stopped_by_time) {
         result_.stopped_by_time = stopped_by_time;
@@ -91,6 +93,7 @@ class SearchRun {
             return "the time budget of " + std::to_string(std::lround(budget_.seconds)) +
                    " s was spent";
         if (converged()) return "converged: " + convergence_.text();
+        if (enough()) return "the caller had what it needed";
         if (result_.trace.size() >= static_cast<std::size_t>(std::max(0, budget_.evaluations)))
             return "the budget of " + std::to_string(budget_.evaluations) +
                    " evaluations was spent";
@@ -112,7 +115,7 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
     while (run.result().trace.size() < limit) {
         const std::size_t done = run.result().trace.size();
         if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
-        if (run.converged()) break;
+        if (run.stopping()) break;
         // The baseline goes alone so its failure is known before anything else runs.
         const std::vector<Config> proposals =
             done == 0 ? std::vector<Config>{space.defaults}
@@ -155,7 +158,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
         }
         const std::size_t allowed =
             std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
-        while (!stopped_by_time && !exhausted && !run.converged() && in_flight < allowed &&
+        while (!stopped_by_time && !exhausted && !run.stopping() && in_flight < allowed &&
                run.result().trace.size() + in_flight < limit) {
             const std::vector<Config> proposals = run.strategy().propose(1);
             if (proposals.empty()) {

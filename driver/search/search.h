@@ -93,6 +93,8 @@ inline constexpr std::size_t kMaxStreamingDepth = 18;
 // The batch run_search proposes at once for an evaluator that does not stream.
 inline constexpr std::size_t kDefaultBatchSize = 8;
 
+struct Result;
+
 struct Budget {
     int evaluations = 200;
     double seconds = 600.0;
@@ -100,6 +102,9 @@ struct Budget {
     // Stop once the search has converged (budget_fit.h: Convergence), before the budget is spent:
     // for budgets fitted to the space, which nobody chose.
     bool stop_when_converged = false;
+    // Stop proposing once this says the result so far is enough (a benchmark that has measured
+    // what it reports); what is in flight still comes back. Empty: never.
+    std::function<bool(const Result&)> enough = {};
 };
 
 struct TraceItem {

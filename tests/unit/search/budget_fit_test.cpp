@@ -114,5 +114,27 @@ TEST(SearchStop, AStreamingSearchStopsProposingOnceConverged) {
     EXPECT_EQ(result.stop_reason.rfind("converged: ", 0), 0u) << result.stop_reason;
 }
 
+// A caller that has what it measures (the search-efficiency bench, once past its last checkpoint
+// and within 2%) stops the search: batches stop at the next batch, streams propose no more.
+TEST(SearchStop, ACallerThatHasEnoughStopsTheSearchAndItSaysSo) {
+    const auto time = [](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") + c.at("p1") + c.at("p2"));
+    };
+    Budget budget{1000, 1e9, "random"};
+    budget.enough = [](const Result& so_far) { return so_far.trace.size() >= 20; };
+    testing::SyntheticEvaluator batches(time);
+    const Result batched = run_search(flat_space(), batches, budget);
+    EXPECT_GE(batched.trace.size(), 20u);
+    EXPECT_LT(batched.trace.size(), 20u + kDefaultBatchSize);
+    EXPECT_EQ(batched.stop_reason, "the caller had what it needed");
+
+    testing::StreamingSyntheticEvaluator stream(time, 8);
+    const Result streamed = run_search(flat_space(), stream, budget);
+    EXPECT_GE(streamed.trace.size(), 20u);
+    EXPECT_LE(streamed.trace.size(), 20u + 8u);
+    EXPECT_EQ(streamed.stop_reason, "the caller had what it needed");
+    EXPECT_FALSE(streamed.stopped_by_time);
+}
+
 }  // namespace
 }  // namespace optiml::search
