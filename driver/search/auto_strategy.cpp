@@ -1,14 +1,13 @@
 // The default: exhaustive for tiny spaces that fit the evaluation budget (up to 32
 // configurations: the answer is then exact, and cheap); random when the budget is too small for
-// any model to learn from; otherwise the extremes design (initial_design.h: the all-largest corner,
-// then the default with each parameter at its largest) followed by two Gaussian-process searches
-// taking turns (portfolio_strategy.cpp): bayes, over the whole space, and local_bayes, over the
-// best configuration's neighbours. On the six spaces recorded on the H200, replayed through tune's
-// streaming pipeline (bench/search_efficiency, 20 seeds, 18 in flight), this needed a median of
-// 1-14 evaluations to come within 2% of the optimum where the former default (bayes and
-// greedy_ils taking turns, no design) needed 1-38.5. With the design the convolution needed 6
-// (default with tile_size_x=8 is within 2%) and the matmul 2 (its corner is); local_bayes in
-// place of greedy_ils made the transpose 8 instead of 16-22 in trial runs.
+// any model to learn from; otherwise random sampling's own first three draws, the extremes design
+// (initial_design.h: the all-largest corner, then the default with each parameter at its largest)
+// and two Gaussian-process searches taking turns (portfolio_strategy.cpp): bayes, over the whole
+// space, and local_bayes, over the best configuration's neighbours. The design found the
+// convolution's and the matmul's optima in 2-6 evaluations on the H200 recordings; the random
+// opening keeps the default no worse than random sampling where good configurations are common
+// (saxpy, and the reduction from a random start lost 1-4 evaluations to the design's fixed points).
+// bench/results/search-efficiency-2026-12-05.md has the medians, 60 seeds, both starts.
 #include "driver/search/detail/initial_design.h"
 #include "driver/search/detail/strategies.h"
 

@@ -37,13 +37,22 @@ std::optional<std::size_t> nearest_untaken(const CandidatePool& pool,
 
 class Designed : public Strategy {
   public:
-    Designed(CandidatePool& pool, std::vector<std::size_t> design, std::unique_ptr<Strategy> then)
-        : pool_(pool), design_(std::move(design)), then_(std::move(then)) {}
+    Designed(CandidatePool& pool, std::unique_ptr<Strategy> opening,
+             std::vector<std::size_t> design, std::unique_ptr<Strategy> then)
+        : pool_(pool),
+          opening_(std::move(opening)),
+          design_(std::move(design)),
+          then_(std::move(then)) {}
 
     std::string name() const override { return then_->name(); }
 
     std::vector<Config> propose(std::size_t n) override {
         std::vector<Config> out;
+        while (out.size() < n && opened_ < kRandomOpening) {
+            std::vector<Config> draw = opening_->propose(1);
+            ++opened_;
+            if (!draw.empty()) out.push_back(std::move(draw.front()));
+        }
         while (out.size() < n && next_ < design_.size()) {
             const std::size_t i = design_[next_++];
             if (!pool_.taken(i)) take_into(pool_, i, out);
@@ -62,6 +71,8 @@ class Designed : public Strategy {
 
   private:
     CandidatePool& pool_;
+    std::unique_ptr<Strategy> opening_;
+    std::size_t opened_ = 0;
     std::vector<std::size_t> design_;
     std::size_t next_ = 0;
     std::unique_ptr<Strategy> then_;
@@ -100,7 +111,11 @@ std::unique_ptr<Strategy> make_designed(CandidatePool& pool, const StrategyOptio
                                         std::unique_ptr<Strategy> then) {
     // An engine of its own, so the design does not shift the draws of `then` for a seed.
     std::mt19937_64 engine(options.seed ^ 0x9e3779b97f4a7c15ULL);
-    return std::make_unique<Designed>(pool, extremes_design(pool, engine), std::move(then));
+    std::vector<std::size_t> design = extremes_design(pool, engine);
+    // random's own first draws for this seed (make_random's shuffle), so the opening is exactly
+    // what random sampling would have measured.
+    return std::make_unique<Designed>(pool, make_random(pool, options), std::move(design),
+                                      std::move(then));
 }
 
 }  // namespace optiml::search

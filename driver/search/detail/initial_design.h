@@ -21,8 +21,17 @@ namespace optiml::search {
 // the number of parameters.
 std::vector<std::size_t> extremes_design(const CandidatePool& pool, std::mt19937_64& engine);
 
-// Proposes the design's configurations first (those still untaken when their turn comes), then
-// whatever `then` proposes; `then` observes every outcome, the design's included.
+// How many of random sampling's own draws open the default search, before the design. Where good
+// configurations are common (a quarter of a space within 2%), random sampling gets there in 2-4
+// evaluations and fixed design points that miss cost more than that; where they are rare, three
+// draws cost little. Three made the default no worse than random on every recorded space from
+// either start (bench/results/search-efficiency-2026-12-05.md); two lost on the reduction from a
+// random start.
+inline constexpr std::size_t kRandomOpening = 3;
+
+// Proposes random sampling's first kRandomOpening draws for the seed, then the design's
+// configurations (those still untaken when their turn comes), then whatever `then` proposes;
+// `then` observes every outcome, the opening's and the design's included.
 std::unique_ptr<Strategy> make_designed(CandidatePool& pool, const StrategyOptions& options,
                                         std::unique_ptr<Strategy> then);
 

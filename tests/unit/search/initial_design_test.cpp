@@ -66,19 +66,28 @@ TEST(ExtremesDesign, IsDeterministicPerSeedAndItsOrderComesFromTheSeed) {
     EXPECT_GT(orders.size(), 1u) << "the one-parameter points come in an order drawn per seed";
 }
 
-// The default strategy measures the baseline, then the design, then what its models choose.
-TEST(AutoStrategy, MeasuresTheDesignRightAfterTheBaseline) {
+// The default strategy measures the baseline, then random sampling's own first three draws for
+// the seed, then the design, then what its models choose.
+TEST(AutoStrategy, MeasuresRandomSamplingsFirstDrawsThenTheDesign) {
     const Space space = grid_space(4, 6);  // 1296 configurations: auto learns
-    testing::SyntheticEvaluator evaluator(testing::synthetic_bowl({2, 3, 1, 4}));
-    run_search(space, evaluator, {40, 1e9, "auto"}, {}, 3, 1);
-    ASSERT_GE(evaluator.seen.size(), 6u);
-    EXPECT_EQ(evaluator.seen[0], space.defaults);
-    EXPECT_EQ(evaluator.seen[1], (Config{{"p0", 5}, {"p1", 5}, {"p2", 5}, {"p3", 5}}));
-    const std::set<Config> one_at_a_time(evaluator.seen.begin() + 2, evaluator.seen.begin() + 6);
-    EXPECT_EQ(one_at_a_time, (std::set<Config>{{{"p0", 5}, {"p1", 0}, {"p2", 0}, {"p3", 0}},
-                                               {{"p0", 0}, {"p1", 5}, {"p2", 0}, {"p3", 0}},
-                                               {{"p0", 0}, {"p1", 0}, {"p2", 5}, {"p3", 0}},
-                                               {{"p0", 0}, {"p1", 0}, {"p2", 0}, {"p3", 5}}}));
+    for (const std::uint64_t seed : {3u, 11u}) {
+        testing::SyntheticEvaluator evaluator(testing::synthetic_bowl({2, 3, 1, 4}));
+        run_search(space, evaluator, {40, 1e9, "auto"}, {}, seed, 1);
+        testing::SyntheticEvaluator random(testing::synthetic_bowl({2, 3, 1, 4}));
+        run_search(space, random, {4, 1e9, "random"}, {}, seed, 1);
+        ASSERT_GE(evaluator.seen.size(), 1 + kRandomOpening + 5);
+        ASSERT_EQ(random.seen.size(), 1 + kRandomOpening);
+        EXPECT_EQ(evaluator.seen[0], space.defaults);
+        for (std::size_t i = 1; i <= kRandomOpening; ++i)
+            EXPECT_EQ(evaluator.seen[i], random.seen[i]) << "draw " << i << ", seed " << seed;
+        const auto design = evaluator.seen.begin() + 1 + kRandomOpening;
+        EXPECT_EQ(design[0], (Config{{"p0", 5}, {"p1", 5}, {"p2", 5}, {"p3", 5}}));
+        const std::set<Config> one_at_a_time(design + 1, design + 5);
+        EXPECT_EQ(one_at_a_time, (std::set<Config>{{{"p0", 5}, {"p1", 0}, {"p2", 0}, {"p3", 0}},
+                                                   {{"p0", 0}, {"p1", 5}, {"p2", 0}, {"p3", 0}},
+                                                   {{"p0", 0}, {"p1", 0}, {"p2", 5}, {"p3", 0}},
+                                                   {{"p0", 0}, {"p1", 0}, {"p2", 0}, {"p3", 5}}}));
+    }
 }
 
 }  // namespace
