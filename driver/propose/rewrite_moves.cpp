@@ -15,6 +15,7 @@ struct Offer {
     std::string rationale;
     std::vector<std::string> evidence;
     std::vector<search::Effect> expected;
+    bool structural = false;
 };
 
 // The innermost loop of `text` whose lines hold `line`.
@@ -59,6 +60,7 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
         p.rationale = std::move(what.rationale);
         p.evidence = std::move(what.evidence);
         p.expected = std::move(what.expected);
+        p.structural = what.structural;
         out.push_back(std::move(p));
     };
 
@@ -87,7 +89,8 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
                "the kernel adds into a small global array with atomics, which all blocks contend "
                "for in L2: each block adds into its own copy in shared memory and merges it once",
                cited,
-               {{"l2_sectors", -1}}});
+               {{"l2_sectors", -1}},
+               true});
     }
 
     // Unrolling: the loop holding each dominant stall; without samples, the innermost loops.

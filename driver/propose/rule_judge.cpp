@@ -11,7 +11,11 @@ constexpr double kBase = 0.35;              // any proposal whose precondition h
 constexpr double kParameterMove = 0.40;     // a neighbour in the declared space
 constexpr double kAnswersDiagnosis = 0.30;  // expects to move the bottleneck's metric
 constexpr double kCitesStall = 0.15;        // answers a dominant stall from PC sampling
-constexpr double kAlreadyFine = 0.20;       // taken off when the metric is already where wanted
+constexpr double kDominantStall = 0.10;     // ... the largest one, stall-1
+// A structural rewrite of the statement a cited stall is on removes the stall's cause: it
+// answers the diagnosis whatever the bottleneck, and ranks above an unroll of the loop around it.
+constexpr double kRestructuresStall = 0.15;
+constexpr double kAlreadyFine = 0.20;  // taken off when the metric is already where wanted
 constexpr double kHighOccupancyPct = 80.0;
 constexpr double kLearnedRange = 0.30;   // at most this much up or down from what was seen
 constexpr double kPerLogSpeedup = 10.0;  // 3% faster where tried before: +0.3
@@ -43,13 +47,20 @@ double RuleJudge::score(const search::NodeInfo& parent, const search::Proposal& 
     }
     if (proposal.kind == "parameter") return std::clamp(kParameterMove + learned, 0.0, 1.0);
     double score = kBase + learned;
-    if (std::any_of(
-            proposal.expected.begin(), proposal.expected.end(),
-            [&](const search::Effect& e) { return answers_bottleneck(e, parent.bottleneck); }))
+    const bool cites_stall =
+        std::any_of(proposal.evidence.begin(), proposal.evidence.end(),
+                    [](const std::string& id) { return id.rfind("stall-", 0) == 0; });
+    const bool restructures_stall = proposal.structural && cites_stall;
+    if (restructures_stall || std::any_of(proposal.expected.begin(), proposal.expected.end(),
+                                          [&](const search::Effect& e) {
+                                              return answers_bottleneck(e, parent.bottleneck);
+                                          }))
         score += kAnswersDiagnosis;
-    if (std::any_of(proposal.evidence.begin(), proposal.evidence.end(),
-                    [](const std::string& id) { return id.rfind("stall-", 0) == 0; }))
-        score += kCitesStall;
+    if (cites_stall) score += kCitesStall;
+    if (std::find(proposal.evidence.begin(), proposal.evidence.end(), "stall-1") !=
+        proposal.evidence.end())
+        score += kDominantStall;
+    if (restructures_stall) score += kRestructuresStall;
     // More warps cannot help a kernel that already keeps most warp slots busy.
     if (parent.metrics) {
         const auto occupancy = parent.metrics->find("achieved_occupancy_pct");

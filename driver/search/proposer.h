@@ -32,6 +32,10 @@ struct Proposal {
     std::string rationale;              // one line saying why, citing the evidence ids
     std::vector<std::string> evidence;  // the ids cited ("roofline", "stall-1"; evidence.md)
     std::vector<Effect> expected;       // what it should move
+    // It changes which thread does which work or where data lives (privatized atomics, and the
+    // other structural rewrites of docs/transformations.md), acting on the statement its cited
+    // stall is on rather than on the instructions around it.
+    bool structural = false;
     // The derived kernel text when the candidate names a source the pipeline may not hold yet;
     // empty when the candidate's source is known (the original, or the parent's).
     std::string source_text;

@@ -217,6 +217,39 @@ TEST(RewriteMoves, UnrollsTheLoopHoldingADominantStallAndCitesIt) {
     EXPECT_EQ(find(offered, "launch_bounds"), nullptr);  // registers unknown
 }
 
+TEST(RewriteMoves, PrivatizedAtomicsAreStructuralCiteTheStallOnTheAtomicAndRankFirst) {
+    const std::string histogram =
+        R"(__global__ void histogram(int n, const unsigned char* in, unsigned int* bins) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&bins[in[i]], 1u);
+}
+)";
+    Texts texts;
+    KernelContext context = texts.context("histogram", histogram);
+    context.pointer_counts = {{"in", 1 << 20}, {"bins", 256}};
+    RewriteMoves moves(context);
+    search::Candidate root({{"BLOCK", 256}});
+    analysis::EvidenceReport report;
+    report.stalls = analysis::StallSummary{};
+    report.stalls->dominant.push_back(
+        {"stall-1", "histogram.cu", 3, "long_scoreboard", 999, 0.99, ""});
+    texts.evidence[root] = report;
+    const auto offered = moves.propose(node(root, nullptr, "latency"));
+    const auto* privatized = find(offered, "privatize_atomics");
+    ASSERT_NE(privatized, nullptr);
+    EXPECT_TRUE(privatized->structural);
+    EXPECT_EQ(privatized->evidence, std::vector<std::string>{"stall-1"});
+    const auto* unroll = find(offered, "unroll line 2 by 4");
+    ASSERT_NE(unroll, nullptr);
+    EXPECT_FALSE(unroll->structural);
+    RuleJudge judge;
+    const auto latency = node(root, nullptr, "latency");
+    for (const auto& p : offered) {
+        if (&p == privatized) continue;
+        EXPECT_GT(judge.score(latency, *privatized), judge.score(latency, p)) << p.transformation;
+    }
+}
+
 const char* kRowSums =
     R"(__global__ void row_sums(int n, const float* in, const float* w, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -301,6 +334,35 @@ TEST(RuleJudge, FavoursWhatTheDiagnosisWantsAndAStallCitation) {
     const search::Metrics low = {{"achieved_occupancy_pct", 30}};
     EXPECT_LT(judge.score(node(root, &full, "latency"), occupancy),
               judge.score(node(root, &low, "latency"), occupancy));
+}
+
+// Issue 27: on a latency-bound histogram whose stalls sit on a global atomicAdd, privatizing the
+// atomics scored 0.50 and an unroll of the loop around them 0.80, so the tree tried the unroll
+// first. The rewrite of the stalled statement now ranks first, and the dominant stall counts more.
+TEST(RuleJudge, RanksTheStructuralRewriteOfTheStalledStatementAboveAnUnrollAroundIt) {
+    RuleJudge judge;
+    search::Candidate root({{"BLOCK", 256}});
+    search::Proposal privatize, unroll, unroll_minor, parameter;
+    privatize.kind = unroll.kind = unroll_minor.kind = "rewrite";
+    privatize.structural = true;
+    privatize.evidence = {"stall-1"};
+    privatize.expected = {{"l2_sectors", -1}};
+    unroll.evidence = {"stall-1"};
+    unroll.expected = {{"instructions_executed", -1}};
+    unroll_minor.evidence = {"stall-3"};
+    unroll_minor.expected = {{"instructions_executed", -1}};
+    parameter.kind = "parameter";
+    const auto latency = node(root, nullptr, "latency");
+    EXPECT_GT(judge.score(latency, privatize), judge.score(latency, unroll));
+    EXPECT_GT(judge.score(latency, unroll), judge.score(latency, unroll_minor));
+    EXPECT_GT(judge.score(latency, privatize), judge.score(latency, parameter));
+    EXPECT_LE(judge.score(latency, privatize), 1.0);
+    // Structural without a stall to act on (no PC samples): no more than its diagnosis earns.
+    search::Proposal blind = privatize;
+    blind.evidence = {"metrics"};
+    search::Proposal plain = blind;
+    plain.structural = false;
+    EXPECT_DOUBLE_EQ(judge.score(latency, blind), judge.score(latency, plain));
 }
 
 TEST(RuleJudge, ChecksEachExpectedMetricAgainstTheParentBeyondNoise) {
