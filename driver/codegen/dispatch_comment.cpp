@@ -76,6 +76,9 @@ std::string render_dispatch_comment(const spec::Spec& spec,
                            "    ");
         if (!variant.winner.options.empty())
             out << comment("compile options: " + joined(variant.winner.options), "    ");
+        if (!variant.winner.grid.empty())
+            out << comment("grid (changed by its rewrites): " + joined(variant.winner.grid),
+                           "    ");
         out << comment(images_text(variant, prepared.arch), "    ")
             << comment("cache key: " + (variant.key.empty() ? "(none)" : variant.key), "    ");
     }

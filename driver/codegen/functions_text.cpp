@@ -10,11 +10,25 @@ namespace optiml::codegen {
 namespace {
 
 // The geometry expressions as C++: integer scalar arguments and launch arguments by name,
-// parameters as `values`.
+// parameters as `values`; the grid is `grid`'s three expressions where a rewrite changed it.
 class GeometryPrinter {
   public:
-    GeometryPrinter(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values)
-        : spec_(spec), values_(values) {}
+    GeometryPrinter(const spec::Spec& spec, const std::map<std::string, std::int64_t>& values,
+                    const std::vector<std::string>& grid = {})
+        : spec_(spec), values_(values) {
+        if (grid.empty()) return;
+        if (grid.size() != 3)
+            throw CodegenError(spec_.file.string() + ": a variant's grid has " +
+                               std::to_string(grid.size()) + " axes, not 3; tune it again");
+        for (const std::string& axis : grid) {
+            try {
+                grid_.push_back(expr::Expr::parse(axis));
+            } catch (const expr::ExprError& error) {
+                throw CodegenError(spec_.file.string() + ": a variant's grid `" + axis +
+                                   "`: " + error.what() + "; tune it again");
+            }
+        }
+    }
 
     std::string print(const expr::Expr& expression, const std::string& field) const {
         try {
@@ -45,8 +59,9 @@ class GeometryPrinter {
                    ";  // " + axes[d] + "\n";
         }
         for (std::size_t d = 0; d < 3; ++d) {
-            out += std::string(indent) + "geometry.grid[" + std::to_string(d) +
-                   "] = " + print(spec_.launch.grid[d], "launch.grid[" + std::to_string(d) + "]") +
+            out += std::string(indent) + "geometry.grid[" + std::to_string(d) + "] = " +
+                   print(grid_.empty() ? spec_.launch.grid[d] : grid_[d],
+                         "launch.grid[" + std::to_string(d) + "]") +
                    ";  // " + axes[d] + "\n";
         }
         out += std::string(indent) + "geometry.shared_bytes = " +
@@ -72,6 +87,7 @@ class GeometryPrinter {
 
     const spec::Spec& spec_;
     const std::map<std::string, std::int64_t>& values_;
+    std::vector<expr::Expr> grid_;  // empty: the spec's
 };
 
 std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
@@ -183,7 +199,9 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
     for (const PreparedVariant& prepared : variants) {
         out << in << "    case " << prepared.index << ":  // " << prepared.variant->arch << ": "
             << parameters_text(spec, prepared.variant->winner.parameters) << "\n"
-            << GeometryPrinter(spec, prepared.variant->winner.parameters).assignments(case_indent)
+            << GeometryPrinter(spec, prepared.variant->winner.parameters,
+                               prepared.variant->winner.grid)
+                   .assignments(case_indent)
             << case_indent << "break;\n";
     }
     out << in << "    default:  // " << original_comment << "\n"

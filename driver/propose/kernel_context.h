@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "driver/analysis/evidence.h"
 #include "driver/search/search.h"
@@ -20,6 +21,9 @@ struct KernelContext {
     std::set<std::string> read_only;  // pointer arguments the spec marks "input"
     // Elements each pointer argument holds at the spec's problem (its `count`).
     std::map<std::string, long> pointer_counts;
+    // The spec's launch grid, three expressions in its language (a rewrite that changes which
+    // thread does which work derives a child's grid from it).
+    std::vector<std::string> grid;
     // The exact text a candidate compiles from.
     std::function<std::string(const search::Candidate&)> text_of;
     // The node's evidence report (stalls by line, roofline), or null when it was not profiled.

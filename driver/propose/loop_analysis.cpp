@@ -42,6 +42,14 @@ constexpr std::array<std::string_view, 72> kPureFunctions = {
     "__frcp_rn", "__saturatef", "make_float2", "make_float3", "make_float4", "make_int2",
     "make_int4", "__ldg",       "float",       "int",         "double",      "unsigned"};
 
+}  // namespace
+
+bool is_pure_function(std::string_view name) {
+    return is_one_of(name, kPureFunctions);
+}
+
+namespace {
+
 bool ends_operand(const source::Token& token, std::string_view text) {
     return token.kind == source::TokenKind::Identifier || token.kind == source::TokenKind::Number ||
            text == ")" || text == "]";

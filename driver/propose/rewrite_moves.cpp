@@ -16,6 +16,7 @@ struct Offer {
     std::vector<std::string> evidence;
     std::vector<search::Effect> expected;
     bool structural = false;
+    std::vector<std::string> grid = {};  // the child's grid, where the rewrite changes it
 };
 
 // The innermost loop of `text` whose lines hold `line`.
@@ -34,75 +35,126 @@ bool line_calls(std::string_view source, int line, std::string_view function) {
     return false;
 }
 
-}  // namespace
-
-std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node) {
-    const search::Candidate& from = *node.candidate;
-    const std::string source = context_.text_of(from);
-    source::KernelText kernel;
+// A rewrite the loop analysis cannot read (an unclosed header) is not offered.
+template <typename Rewrite>
+std::optional<std::string> attempt(const Rewrite& rewrite) {
     try {
-        kernel = source::find_kernel(source, context_.kernel);
+        return rewrite();
     } catch (const source::RewriteError&) {
-        return {};  // a text the editor cannot read is not rewritten
+        return std::nullopt;
     }
-    const analysis::EvidenceReport* evidence = context_.evidence_of(from);
-    const bool memory_bound = node.bottleneck == "memory";
-    std::vector<search::Proposal> out;
-    auto offer = [&](const std::optional<std::string>& text, Offer what) {
+}
+
+// One node's edges as they are collected: each rewritten text becomes a derived child.
+class Offers {
+  public:
+    Offers(const KernelContext& context, const search::NodeInfo& node, std::string proposer)
+        : context_(context), from_(*node.candidate), proposer_(std::move(proposer)) {}
+
+    void add(const std::optional<std::string>& text, Offer what) {
         if (!text) return;
-        auto child = derive(context_, from, *text, what.transformation);
+        auto child = derive(context_, from_, *text, what.transformation);
         if (!child) return;
+        if (!what.grid.empty()) child->grid = std::move(what.grid);
         search::Proposal p;
         p.candidate = std::move(*child);
         p.kind = "rewrite";
-        p.proposer = name();
+        p.proposer = proposer_;
         p.transformation = std::move(what.transformation);
         p.rationale = std::move(what.rationale);
         p.evidence = std::move(what.evidence);
         p.expected = std::move(what.expected);
         p.structural = what.structural;
-        out.push_back(std::move(p));
-    };
+        out_.push_back(std::move(p));
+    }
+    std::vector<search::Proposal> take() { return std::move(out_); }
 
-    offer(restrict_pointers(source, context_.kernel, context_.read_only),
-          {"restrict_pointers",
-           "no pointer argument aliases another: the compiler may keep loaded values in "
-           "registers and reorder loads past stores",
-           {memory_bound ? "roofline" : "metrics"},
-           {{"instructions_executed", -1}}});
-    offer(load_through_ldg(source, context_.kernel, context_.read_only),
-          {"load_through_ldg",
-           "the spec marks these arguments read-only: their loads may take the read-only data path",
-           {memory_bound ? "roofline" : "metrics"},
-           {{"l2_sectors", -1}}});
+  private:
+    const KernelContext& context_;
+    const search::Candidate& from_;
+    std::string proposer_;
+    std::vector<search::Proposal> out_;
+};
 
-    // Privatized atomics: cites the dominant stalls on the atomics' lines, else the diagnosis.
-    if (auto privatized = privatize_atomics(source, context_.kernel, context_.pointer_counts)) {
-        std::vector<std::string> cited;
+// What every rewrite of one node reads.
+struct NodeText {
+    const KernelContext& context;
+    const search::NodeInfo& node;
+    const std::string& source;
+    const source::KernelText& kernel;
+    const analysis::EvidenceReport* evidence;
+    std::string diagnosis() const { return node.bottleneck == "memory" ? "roofline" : "metrics"; }
+    // The dominant stalls on lines that satisfy `on_line`, else the diagnosis.
+    template <typename OnLine>
+    std::vector<std::string> cited(const OnLine& on_line) const {
+        std::vector<std::string> ids;
         if (evidence && evidence->stalls)
             for (const auto& stall : evidence->stalls->dominant)
-                if (stall.line > 0 && line_calls(source, stall.line, "atomicAdd"))
-                    cited.push_back(stall.id);
-        if (cited.empty()) cited.push_back(memory_bound ? "roofline" : "metrics");
-        offer(privatized,
-              {"privatize_atomics",
-               "the kernel adds into a small global array with atomics, which all blocks contend "
-               "for in L2: each block adds into its own copy in shared memory and merges it once",
-               cited,
-               {{"l2_sectors", -1}},
-               true});
+                if (stall.line > 0 && on_line(stall.line)) ids.push_back(stall.id);
+        if (ids.empty()) ids.push_back(diagnosis());
+        return ids;
     }
+};
 
-    // Unrolling: the loop holding each dominant stall; without samples, the innermost loops.
+void offer_pointer_rewrites(const NodeText& at, Offers& offers) {
+    offers.add(restrict_pointers(at.source, at.context.kernel, at.context.read_only),
+               {"restrict_pointers",
+                "no pointer argument aliases another: the compiler may keep loaded values in "
+                "registers and reorder loads past stores",
+                {at.diagnosis()},
+                {{"instructions_executed", -1}}});
+    offers.add(
+        load_through_ldg(at.source, at.context.kernel, at.context.read_only),
+        {"load_through_ldg",
+         "the spec marks these arguments read-only: their loads may take the read-only data path",
+         {at.diagnosis()},
+         {{"l2_sectors", -1}}});
+}
+
+// Rewrites that change which thread does which work or where data lives.
+void offer_structural_rewrites(const NodeText& at, Offers& offers) {
+    // Privatized atomics: cites the dominant stalls on the atomics' lines.
+    if (auto privatized =
+            privatize_atomics(at.source, at.context.kernel, at.context.pointer_counts)) {
+        offers.add(privatized,
+                   {"privatize_atomics",
+                    "the kernel adds into a small global array with atomics, which all blocks "
+                    "contend for in L2: each block adds into its own copy in shared memory and "
+                    "merges it once",
+                    at.cited([&](int line) { return line_calls(at.source, line, "atomicAdd"); }),
+                    {{"l2_sectors", -1}},
+                    true});
+    }
+    // A warp per row: the grid's x grows 32 times, so blocks must hold whole warps.
+    const search::Candidate& from = *at.node.candidate;
+    const std::vector<std::string>& grid = from.grid.empty() ? at.context.grid : from.grid;
+    const auto threads =
+        at.context.block_threads ? at.context.block_threads(from.parameters) : std::nullopt;
+    if (grid.size() == 3 && threads && *threads % 32 == 0) {
+        offers.add(attempt([&] { return cooperate_rows(at.source, at.context.kernel); }),
+                   {"a warp per row",
+                    "each thread walks a whole row, so a warp's loads touch 32 rows at once and "
+                    "few threads run: the lanes of a warp share each row's loops (coalesced) and "
+                    "combine what they accumulate with shuffles",
+                    at.cited([&](int line) { return loop_holding(at.kernel, line) != nullptr; }),
+                    {{"l1tex_sectors", -1}, {"achieved_occupancy_pct", +1}},
+                    true,
+                    {"(" + grid[0] + ") * 32", grid[1], grid[2]}});
+    }
+}
+
+// Unrolling: the loop holding each dominant stall; without samples, the innermost loops.
+void offer_unrolls(const NodeText& at, Offers& offers) {
     std::vector<std::pair<const source::KernelLoop*, std::string>> loops;
-    if (evidence && evidence->stalls)
-        for (const auto& stall : evidence->stalls->dominant)
-            if (const source::KernelLoop* loop = loop_holding(kernel, stall.line))
+    if (at.evidence && at.evidence->stalls)
+        for (const auto& stall : at.evidence->stalls->dominant)
+            if (const source::KernelLoop* loop = loop_holding(at.kernel, stall.line))
                 loops.emplace_back(loop, stall.id);
     if (loops.empty()) {
         int deepest = -1;
-        for (const source::KernelLoop& loop : kernel.loops) deepest = std::max(deepest, loop.depth);
-        for (const source::KernelLoop& loop : kernel.loops)
+        for (const source::KernelLoop& loop : at.kernel.loops)
+            deepest = std::max(deepest, loop.depth);
+        for (const source::KernelLoop& loop : at.kernel.loops)
             if (loop.depth == deepest) loops.emplace_back(&loop, "metrics");
     }
     std::vector<int> unrolled_lines;
@@ -115,38 +167,30 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
         unrolled_lines.push_back(loop->line);
         for (const int factor : {2, 4, 8}) {
             const std::string where = "line " + std::to_string(loop->line);
-            offer(unroll_loop(source, context_.kernel, loop->line, factor),
-                  {"unroll " + where + " by " + std::to_string(factor),
-                   cited == "metrics" ? "an innermost loop: unrolling cuts its branch and index "
-                                        "instructions and lets loads overlap"
-                                      : "the loop holds dominant stall " + cited +
-                                            ": unrolled, independent loads overlap",
-                   {cited},
-                   {{"instructions_executed", -1}}});
+            offers.add(unroll_loop(at.source, at.context.kernel, loop->line, factor),
+                       {"unroll " + where + " by " + std::to_string(factor),
+                        cited == "metrics" ? "an innermost loop: unrolling cuts its branch and "
+                                             "index instructions and lets loads overlap"
+                                           : "the loop holds dominant stall " + cited +
+                                                 ": unrolled, independent loads overlap",
+                        {cited},
+                        {{"instructions_executed", -1}}});
         }
     }
+}
 
-    // Loop rewrites on every loop where their precondition holds, citing the dominant stall the
-    // loop holds when there is one (else the diagnosis).
-    for (const source::KernelLoop& loop : kernel.loops) {
-        std::vector<std::string> cited;
-        if (evidence && evidence->stalls)
-            for (const auto& stall : evidence->stalls->dominant)
-                if (loop_holding(kernel, stall.line) == &loop) cited.push_back(stall.id);
-        if (cited.empty()) cited.push_back(memory_bound ? "roofline" : "metrics");
+// Loop rewrites on every loop where their precondition holds, citing the dominant stall the loop
+// holds when there is one (else the diagnosis).
+void offer_loop_rewrites(const NodeText& at, Offers& offers) {
+    const std::string& kernel = at.context.kernel;
+    for (const source::KernelLoop& loop : at.kernel.loops) {
+        const std::vector<std::string> cited =
+            at.cited([&](int line) { return loop_holding(at.kernel, line) == &loop; });
         const std::string where = "line " + std::to_string(loop.line);
-        // A loop the analysis cannot read (an unclosed header) is not rewritten.
-        const auto attempt = [](const auto& rewrite) -> std::optional<std::string> {
-            try {
-                return rewrite();
-            } catch (const source::RewriteError&) {
-                return std::nullopt;
-            }
-        };
         for (const int width : {4, 2}) {
             const std::string vector = width == 4 ? "float4" : "float2";
-            offer(
-                attempt([&] { return vectorize_loads(source, context_.kernel, loop.line, width); }),
+            offers.add(
+                attempt([&] { return vectorize_loads(at.source, kernel, loop.line, width); }),
                 {"vectorize_loads " + where + " " + vector,
                  "the loop reads float streams one element an iteration: one " + vector +
                      " load every " + std::to_string(width) +
@@ -155,46 +199,67 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
                  cited,
                  {{"instructions_executed", -1}, {"l1tex_sectors", -1}}});
         }
-        offer(attempt([&] { return hoist_invariant_loads(source, context_.kernel, loop.line); }),
-              {"hoist_invariant_loads " + where,
-               "the loop stores through a pointer, so without proof of no aliasing the compiler "
-               "reloads its invariant loads every iteration: loaded once before it",
-               cited,
-               {{"instructions_executed", -1}, {"l1tex_sectors", -1}}});
-        offer(attempt([&] { return accumulate_in_register(source, context_.kernel, loop.line); }),
-              {"accumulate_in_register " + where,
-               "the loop reads and writes one global element every iteration: accumulated in a "
-               "register and stored once after the loop",
-               cited,
-               {{"instructions_executed", -1}, {"l1tex_sectors", -1}, {"l2_sectors", -1}}});
+        offers.add(attempt([&] { return hoist_invariant_loads(at.source, kernel, loop.line); }),
+                   {"hoist_invariant_loads " + where,
+                    "the loop stores through a pointer, so without proof of no aliasing the "
+                    "compiler reloads its invariant loads every iteration: loaded once before it",
+                    cited,
+                    {{"instructions_executed", -1}, {"l1tex_sectors", -1}}});
+        offers.add(attempt([&] { return accumulate_in_register(at.source, kernel, loop.line); }),
+                   {"accumulate_in_register " + where,
+                    "the loop reads and writes one global element every iteration: accumulated "
+                    "in a register and stored once after the loop",
+                    cited,
+                    {{"instructions_executed", -1}, {"l1tex_sectors", -1}, {"l2_sectors", -1}}});
     }
+}
 
-    // Launch bounds at the node's block size, where registers limit how many warps fit.
-    if (!kernel.has_launch_bounds && node.metrics && context_.block_threads) {
-        const auto registers = node.metrics->find("registers_per_thread");
-        const auto threads = context_.block_threads(from.parameters);
-        if (registers != node.metrics->end() && threads && *threads > 0 && *threads <= 1024 &&
-            registers->second > 32) {
-            const int block = static_cast<int>(*threads);
-            // Enough blocks for every warp slot of an SM (2048 threads), at least 2.
-            const int full = std::max(2, 2048 / block);
-            offer(add_launch_bounds(source, context_.kernel, block, 0),
-                  {"launch_bounds(" + std::to_string(block) + ")",
-                   "the block size is known: the compiler budgets registers for exactly " +
-                       std::to_string(block) + " threads",
-                   {"metrics"},
-                   {{"registers_per_thread", -1}}});
-            offer(add_launch_bounds(source, context_.kernel, block, full),
-                  {"launch_bounds(" + std::to_string(block) + ", " + std::to_string(full) + ")",
-                   "the kernel uses " + std::to_string(static_cast<int>(registers->second)) +
-                       " registers a thread: asking for " + std::to_string(full) +
-                       " resident blocks caps them so more warps hide latency",
-                   node.bottleneck.empty() ? std::vector<std::string>{"metrics"}
-                                           : std::vector<std::string>{"metrics", "roofline"},
-                   {{"registers_per_thread", -1}, {"achieved_occupancy_pct", +1}}});
-        }
+// Launch bounds at the node's block size, where registers limit how many warps fit.
+void offer_launch_bounds(const NodeText& at, Offers& offers) {
+    const search::NodeInfo& node = at.node;
+    if (at.kernel.has_launch_bounds || !node.metrics || !at.context.block_threads) return;
+    const auto registers = node.metrics->find("registers_per_thread");
+    const auto threads = at.context.block_threads(node.candidate->parameters);
+    if (registers == node.metrics->end() || !threads || *threads <= 0 || *threads > 1024 ||
+        registers->second <= 32)
+        return;
+    const int block = static_cast<int>(*threads);
+    // Enough blocks for every warp slot of an SM (2048 threads), at least 2.
+    const int full = std::max(2, 2048 / block);
+    offers.add(add_launch_bounds(at.source, at.context.kernel, block, 0),
+               {"launch_bounds(" + std::to_string(block) + ")",
+                "the block size is known: the compiler budgets registers for exactly " +
+                    std::to_string(block) + " threads",
+                {"metrics"},
+                {{"registers_per_thread", -1}}});
+    offers.add(add_launch_bounds(at.source, at.context.kernel, block, full),
+               {"launch_bounds(" + std::to_string(block) + ", " + std::to_string(full) + ")",
+                "the kernel uses " + std::to_string(static_cast<int>(registers->second)) +
+                    " registers a thread: asking for " + std::to_string(full) +
+                    " resident blocks caps them so more warps hide latency",
+                node.bottleneck.empty() ? std::vector<std::string>{"metrics"}
+                                        : std::vector<std::string>{"metrics", "roofline"},
+                {{"registers_per_thread", -1}, {"achieved_occupancy_pct", +1}}});
+}
+
+}  // namespace
+
+std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node) {
+    const std::string source = context_.text_of(*node.candidate);
+    source::KernelText kernel;
+    try {
+        kernel = source::find_kernel(source, context_.kernel);
+    } catch (const source::RewriteError&) {
+        return {};  // a text the editor cannot read is not rewritten
     }
-    return out;
+    const NodeText at{context_, node, source, kernel, context_.evidence_of(*node.candidate)};
+    Offers offers(context_, node, name());
+    offer_pointer_rewrites(at, offers);
+    offer_structural_rewrites(at, offers);
+    offer_unrolls(at, offers);
+    offer_loop_rewrites(at, offers);
+    offer_launch_bounds(at, offers);
+    return offers.take();
 }
 
 }  // namespace optiml::propose

@@ -5,8 +5,10 @@
 // `__launch_bounds__` at the node's block size where registers limit occupancy; on each loop
 // where their preconditions hold, float4/float2 loads of unit-stride float streams, invariant
 // loads hoisted out of a storing loop, and a read-modified-written element accumulated in a
-// register (citing the stall the loop holds, else the diagnosis). Rewrites edit
-// only the kernel's own text (rewrites.h) and compose.
+// register (citing the stall the loop holds, else the diagnosis); and the structural rewrites:
+// privatized atomics, and a warp per row for a kernel written one thread per row (its child
+// launches the node's grid with x times 32). Rewrites edit only the kernel's own text
+// (rewrites.h) and compose.
 #pragma once
 
 #include "driver/propose/kernel_context.h"

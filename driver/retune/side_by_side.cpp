@@ -24,7 +24,7 @@ measure::LaunchSpec entry_launch(const spec::Spec& spec, const cache::Entry& ent
         out << cubin->second;
         if (!out) throw std::runtime_error("cannot write " + image.string());
     }
-    measure::LaunchSpec launch = tune::make_launch(spec, manifest.winner.parameters);
+    measure::LaunchSpec launch = tune::make_launch(spec, manifest.winner);
     launch.image_path = image.string();
     launch.symbol = manifest.lowered_name;
     return launch;

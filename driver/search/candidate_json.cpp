@@ -9,6 +9,7 @@ void write_candidate(const Candidate& candidate, nlohmann::json& object) {
         object["transformations"] = candidate.transformations;
     }
     if (!candidate.options.empty()) object["options"] = candidate.options;
+    if (!candidate.grid.empty()) object["grid"] = candidate.grid;
 }
 
 Candidate read_candidate(const nlohmann::json& object) {
@@ -19,6 +20,8 @@ Candidate read_candidate(const nlohmann::json& object) {
         candidate.transformations = found->get<std::vector<std::string>>();
     if (const auto found = object.find("options"); found != object.end())
         candidate.options = found->get<std::vector<std::string>>();
+    if (const auto found = object.find("grid"); found != object.end())
+        candidate.grid = found->get<std::vector<std::string>>();
     return candidate;
 }
 

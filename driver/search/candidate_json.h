@@ -1,5 +1,5 @@
 // The one JSON mapping of a candidate, as trace rows and manifests hold it: "parameters" always;
-// "source_id", "transformations" and "options" only where set, so that a candidate of the
+// "source_id", "transformations", "options" and "grid" only where set, so that a candidate of the
 // original source reads and writes exactly as a configuration did before candidates existed.
 #pragma once
 

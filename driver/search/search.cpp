@@ -210,6 +210,11 @@ std::string format_candidate(const Candidate& candidate) {
     }
     for (const std::string& option : candidate.options)
         extra += (extra.empty() ? "" : "; ") + option;
+    if (!candidate.grid.empty()) {
+        extra += std::string(extra.empty() ? "" : "; ") + "grid";
+        for (std::size_t d = 0; d < candidate.grid.size(); ++d)
+            extra += (d == 0 ? " " : ", ") + candidate.grid[d];
+    }
     return text + " [" + extra + "]";
 }
 

@@ -83,10 +83,20 @@ DeviceOnlyPlan device_only_plan(const spec::Spec& spec, const SourceVariants& so
 
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
                        const spec::ProblemSize* size) {
-    const expr::Env env = spec.environment(config, size);
+    return make_launch(spec, search::Candidate(config), size);
+}
+
+LaunchSpec make_launch(const spec::Spec& spec, const search::Candidate& candidate,
+                       const spec::ProblemSize* size) {
+    const expr::Env env = spec.environment(candidate.parameters, size);
+    if (!candidate.grid.empty() && candidate.grid.size() != 3)
+        throw std::invalid_argument("a candidate's grid has " +
+                                    std::to_string(candidate.grid.size()) + " axes, not 3");
     LaunchSpec launch;
     for (std::size_t d = 0; d < 3; ++d) {
-        const std::int64_t grid = spec.launch.grid[d].eval(env);
+        const std::int64_t grid = candidate.grid.empty()
+                                      ? spec.launch.grid[d].eval(env)
+                                      : expr::Expr::parse(candidate.grid[d]).eval(env);
         const std::int64_t block = spec.launch.block[d].eval(env);
         if (grid < 1 || block < 1)
             throw std::invalid_argument("launch geometry has a dimension below 1 (grid " +
@@ -101,9 +111,9 @@ LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
     return launch;
 }
 
-LaunchSpec write_launch(const spec::Spec& spec, const search::Config& config,
+LaunchSpec write_launch(const spec::Spec& spec, const search::Candidate& candidate,
                         const compile::CompileResult& compiled, const fs::path& image) {
-    LaunchSpec launch = make_launch(spec, config);
+    LaunchSpec launch = make_launch(spec, candidate);
     launch.symbol = compiled.lowered_name;
     launch.image_path = image.string();
     std::ofstream(image, std::ios::binary) << compiled.binary;
@@ -195,8 +205,8 @@ std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator:
     search::Candidate candidate = found->second;
     submitted_.erase(found);
     const compile::CompileResult& compiled = compiled_[candidate] = std::move(finished->result);
-    search::Outcome outcome = compiled.ok ? evaluate_one(candidate.parameters, compiled)
-                                          : failure("compile_error", compiled.log);
+    search::Outcome outcome =
+        compiled.ok ? evaluate_one(candidate, compiled) : failure("compile_error", compiled.log);
     note_compile(outcome, finished->compile_ms, wait_ms, finished->cached);
     return std::pair{std::move(candidate), std::move(outcome)};
 }
@@ -212,7 +222,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(
     const std::vector<search::Candidate>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes;
     for (std::size_t i = 0; i < batch.size(); ++i)
-        outcomes.push_back(compiled[i]->ok ? evaluate_one(batch[i].parameters, *compiled[i])
+        outcomes.push_back(compiled[i]->ok ? evaluate_one(batch[i], *compiled[i])
                                            : failure("compile_error", compiled[i]->log));
     return outcomes;
 }
@@ -227,7 +237,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
     for (std::size_t i = 0; i < batch.size(); ++i) {
         if (!compiled[i]->ok)
             outcomes[i] = failure("compile_error", compiled[i]->log);
-        else if (auto failed = write_image(batch[i].parameters, *compiled[i], launches[i]))
+        else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
             outcomes[i] = std::move(*failed);
         else
             runnable.push_back(i);
@@ -248,8 +258,8 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             if (!v.main.ok)
                 v.failure = to_outcome(v.main);
             else
-                v.failure = verify_extra_sizes(session, batch[i].parameters, launches[i], timeout,
-                                               v.extra_sizes_ms);
+                v.failure =
+                    verify_extra_sizes(session, batch[i], launches[i], timeout, v.extra_sizes_ms);
         });
 
     for (std::size_t k = 0; k < runnable.size(); ++k) {
@@ -287,10 +297,11 @@ std::chrono::milliseconds CandidateEvaluator::hang_timeout() const {
 }
 
 std::optional<search::Outcome> CandidateEvaluator::write_image(
-    const search::Config& config, const compile::CompileResult& compiled, LaunchSpec& launch) {
+    const search::Candidate& candidate, const compile::CompileResult& compiled,
+    LaunchSpec& launch) {
     try {
         launch =
-            write_launch(spec_, config, compiled,
+            write_launch(spec_, candidate, compiled,
                          scratch_ / ("candidate-" + std::to_string(images_written_++) + ".cubin"));
     } catch (const std::exception& e) {
         return failure("launch_error", e.what());
@@ -298,16 +309,17 @@ std::optional<search::Outcome> CandidateEvaluator::write_image(
     return std::nullopt;
 }
 
-search::Outcome CandidateEvaluator::evaluate_one(const search::Config& config,
+search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candidate,
                                                  const compile::CompileResult& compiled) {
     LaunchSpec launch;
-    if (auto failed = write_image(config, compiled, launch)) return *failed;
+    if (auto failed = write_image(candidate, compiled, launch)) return *failed;
     const Measurement m =
         session_.evaluate(launch, timing_, hang_timeout(), incumbent_ ? &*incumbent_ : nullptr);
     search::Outcome outcome = to_outcome(m);
     if (outcome.ok && !spec_.check.extra_sizes.empty()) {
         double verify_ms = 0.0;
-        if (auto failed = verify_extra_sizes(session_, config, launch, hang_timeout(), verify_ms))
+        if (auto failed =
+                verify_extra_sizes(session_, candidate, launch, hang_timeout(), verify_ms))
             outcome = std::move(*failed);
         else
             outcome.details.extra_sizes_verify_ms = verify_ms;
@@ -347,14 +359,14 @@ search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measu
 // The same binary at each extra size, with the geometry that size gives. A failure's message
 // starts with the size ("at n=1000003: ..."); its status is the check that failed.
 std::optional<search::Outcome> CandidateEvaluator::verify_extra_sizes(
-    RemoteSession& session, const search::Config& config, const LaunchSpec& launch,
+    RemoteSession& session, const search::Candidate& candidate, const LaunchSpec& launch,
     std::chrono::milliseconds timeout, double& verify_ms) const {
     for (std::size_t i = 0; i < spec_.check.extra_sizes.size(); ++i) {
         const spec::ProblemSize& size = spec_.check.extra_sizes[i];
         const std::string at = "at " + spec::describe(size) + ": ";
         LaunchSpec there = launch;
         try {
-            const LaunchSpec geometry = make_launch(spec_, config, &size);
+            const LaunchSpec geometry = make_launch(spec_, candidate, &size);
             there.grid = geometry.grid;
             there.block = geometry.block;
             there.shared_memory_bytes = geometry.shared_memory_bytes;

@@ -59,10 +59,13 @@ DeviceOnlyPlan device_only_plan(const spec::Spec& spec, const SourceVariants& so
 // Throws expr::ExprError (e.g. division by zero) or std::invalid_argument (a dimension < 1).
 LaunchSpec make_launch(const spec::Spec& spec, const search::Config& config,
                        const spec::ProblemSize* size = nullptr);
+// The same for a candidate: its parameters, and its own grid where a rewrite changed it.
+LaunchSpec make_launch(const spec::Spec& spec, const search::Candidate& candidate,
+                       const spec::ProblemSize* size = nullptr);
 
 // make_launch() for a compiled variant whose CUBIN is written to `image`: what the worker loads.
 // Throws as make_launch() does.
-LaunchSpec write_launch(const spec::Spec& spec, const search::Config& config,
+LaunchSpec write_launch(const spec::Spec& spec, const search::Candidate& candidate,
                         const compile::CompileResult& compiled, const std::filesystem::path& image);
 
 // Sets up every check.extra_sizes entry of the spec on `session` (before its start()), in order,
@@ -120,10 +123,10 @@ class CandidateEvaluator : public search::Evaluator {
                                                   const Compiled& compiled);
     std::vector<search::Outcome> evaluate_spread(const std::vector<search::Candidate>& batch,
                                                  const Compiled& compiled);
-    search::Outcome evaluate_one(const search::Config& config,
+    search::Outcome evaluate_one(const search::Candidate& candidate,
                                  const compile::CompileResult& compiled);
-    // The launch of `config` with its CUBIN written to the scratch folder; or why it has none.
-    std::optional<search::Outcome> write_image(const search::Config& config,
+    // The launch of `candidate` with its CUBIN written to the scratch folder; or why it has none.
+    std::optional<search::Outcome> write_image(const search::Candidate& candidate,
                                                const compile::CompileResult& compiled,
                                                LaunchSpec& launch);
     // After timing: a claim over 10x verified again, the incumbent replaced by a winner, the
@@ -131,11 +134,11 @@ class CandidateEvaluator : public search::Evaluator {
     search::Outcome settle(const LaunchSpec& launch, const Measurement& timed,
                            search::Outcome outcome);
     std::chrono::milliseconds hang_timeout() const;
-    // Verifies `config` at every extra problem size on `session`: nullopt when it passes at all
+    // Verifies `candidate` at every extra problem size on `session`: nullopt when it passes at all
     // (their verification time added to `verify_ms`), else the failure. Safe to call from
     // several threads at once, each with its own session.
     std::optional<search::Outcome> verify_extra_sizes(RemoteSession& session,
-                                                      const search::Config& config,
+                                                      const search::Candidate& candidate,
                                                       const LaunchSpec& launch,
                                                       std::chrono::milliseconds timeout,
                                                       double& verify_ms) const;

@@ -20,10 +20,12 @@ MeasuringSession::MeasuringSession(const spec::Spec& spec, const measure::Device
     if (!original_.ok)
         throw SessionError(SessionError::Step::Original, "the original kernel does not compile",
                            original_.log);
-    original_launch_ = write_launch(spec, defaults, original_, scratch() / "original.cubin");
-    reference_launch_ = setup.reference ? write_launch(spec, defaults, *setup.reference,
-                                                       scratch() / "reference.cubin")
-                                        : original_launch_;
+    original_launch_ =
+        write_launch(spec, search::Candidate(defaults), original_, scratch() / "original.cubin");
+    reference_launch_ = setup.reference
+                            ? write_launch(spec, search::Candidate(defaults), *setup.reference,
+                                           scratch() / "reference.cubin")
+                            : original_launch_;
 
     problem_ = measure::make_problem(spec);
     if (setup.fresh_inputs) problem_.seed_base = std::random_device{}() % 1000000;

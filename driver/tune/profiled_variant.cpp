@@ -75,6 +75,7 @@ nlohmann::json variant_json(const ProfiledVariant& variant,
                            {"options", variant.candidate.options},
                            {"transformations", variant.candidate.transformations},
                            {"compile_options", request.options}};
+    if (!variant.candidate.grid.empty()) json["grid"] = variant.candidate.grid;
     if (!request.build_options.empty()) json["build_options"] = request.build_options;
     if (!variant.entry_key.empty()) json["entry_key"] = variant.entry_key;
     return json;

@@ -100,7 +100,7 @@ std::optional<measure::LaunchSpec> variant_launch(const spec::Spec& spec,
         log << "optiml: error: the variant does not compile:\n" << compiled.log;
         return std::nullopt;
     }
-    return write_launch(spec, variant.candidate.parameters, compiled,
+    return write_launch(spec, variant.candidate, compiled,
                         measuring.scratch() / "variant.cubin");
 }
 

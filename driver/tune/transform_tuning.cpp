@@ -115,6 +115,7 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
     CandidateEvaluator& evaluator = *in.evaluator;
     propose::KernelContext context;
     context.kernel = function_name(spec.kernel);
+    for (const expr::Expr& axis : spec.launch.grid) context.grid.push_back(axis.text());
     try {
         const auto kernel = source::find_kernel(evaluator.sources().text(""), context.kernel);
         context.read_only = read_only_parameters(spec, kernel);
@@ -157,7 +158,7 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
             const search::Outcome& measured) -> std::optional<search::NodeProfile> {
         const compile::CompileResult* compiled = evaluator.compiled(c);
         if (!compiled || !compiled->ok) return std::nullopt;
-        const auto launch = write_launch(spec, c.parameters, *compiled, in.scratch / "node.cubin");
+        const auto launch = write_launch(spec, c, *compiled, in.scratch / "node.cubin");
         request.pc_sampling = fastest_sampled_ms == 0.0 || measured.median_ms < fastest_sampled_ms;
         if (request.pc_sampling) fastest_sampled_ms = measured.median_ms;
         profile::VariantProfile variant{

@@ -21,7 +21,7 @@ std::optional<measure::LaunchSpec> launch_of(const EvidenceInputs& in,
                                              const std::string& file) {
     const compile::CompileResult* compiled = in.evaluator->compiled(candidate);
     if (!compiled || !compiled->ok) return std::nullopt;
-    return tune::write_launch(*in.spec, candidate.parameters, *compiled, in.scratch / file);
+    return tune::write_launch(*in.spec, candidate, *compiled, in.scratch / file);
 }
 
 }  // namespace

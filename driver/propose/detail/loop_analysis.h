@@ -93,6 +93,10 @@ class LoopAnalysis {
     std::vector<Subscript> subscripts_;
 };
 
+// Whether a call of `name` leaves memory alone: CUDA's math functions and intrinsics, min/max/abs,
+// vector constructors, casts written as calls, and the __ldg load (what pure_calls() allows).
+bool is_pure_function(std::string_view name);
+
 // The directive right before the token starting at `offset` in `tokens` (all tokens of a
 // source), if only blanks and comments lie between; nullptr otherwise.
 const source::Token* directive_before(const std::vector<source::Token>& tokens, std::size_t offset);

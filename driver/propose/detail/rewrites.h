@@ -78,4 +78,19 @@ std::optional<std::string> accumulate_in_register(std::string_view source, std::
 std::optional<std::string> privatize_atomics(std::string_view source, std::string_view kernel,
                                              const std::map<std::string, long>& counts);
 
+// A kernel written one thread per row (`int row = blockIdx.x * blockDim.x + threadIdx.x;`, the
+// body's only use of the thread builtins) becomes one warp per row: the row is the global thread
+// index divided by 32, each outermost loop `for (int k = S; k < E; ++k)` after it starts at
+// S + lane and steps by 32 (its bound must name something known at run time, a row's length,
+// not a few constant steps), and a scalar a loop accumulates (`acc += e`, `acc -= e`,
+// `acc = fmaxf(acc, e)` and fminf, fmax, fmin, max, min) is combined across the warp by
+// shuffles right after it, so every lane holds the row's value. The launch needs the grid's x
+// times 32 and blocks of a multiple of 32 threads (the caller's to arrange). Preconditions, on the
+// tokens: each such loop stores only to elements indexed by a sum of invariant terms and its
+// variable (each iteration its own element), calls only pure functions and does not leave early;
+// outside those loops nothing loops, waits at a barrier, uses shared memory, calls a function
+// with effects, changes the row, or stores to memory but by a plain `=` (every lane writes the
+// same value). Sums change their order of additions. nullopt where it does not apply.
+std::optional<std::string> cooperate_rows(std::string_view source, std::string_view kernel);
+
 }  // namespace optiml::propose

@@ -158,6 +158,33 @@ TEST(DerivedVariant, TheCommentNamesItsSourceTransformationsAndOptions) {
     EXPECT_EQ(plain.find("compile options:"), std::string::npos);
 }
 
+// A rewrite that gives each row a warp launches 32 times the spec's grid: the variant's own grid
+// expressions, with its parameters; the original keeps the spec's.
+TEST(DerivedVariant, AVariantWithItsOwnGridLaunchesItAndTheCommentSaysSo) {
+    const spec::Spec spec = load_fixture("saxpy.optiml.json");
+    Variant derived = fake_variant("sm_90", {{"block_size_x", 128}, {"items_per_thread", 1}});
+    derived.winner.source_id = "3fa2c1b0d4e5f60718293a4b5c6d7e8f";
+    derived.winner.transformations = {"a warp per row"};
+    derived.winner.grid = {"(ceil_div(n, block_size_x * items_per_thread)) * 32", "1", "1"};
+    const std::string source = generate_launcher(spec, {derived}, {}).source;
+    const std::size_t tuned = source.find("case 0:  // sm_90");
+    const std::size_t original = source.find("default:  // original kernel", tuned);
+    ASSERT_NE(tuned, std::string::npos) << source;
+    const std::string tuned_case = source.substr(tuned, original - tuned);
+    EXPECT_NE(tuned_case.find("geometry.grid[0] = (::optiml::rt::ceil_div((static_cast<long "
+                              "long>(arg_n)), (128LL * 1LL)) * 32LL);"),
+              std::string::npos)
+        << tuned_case;
+    const std::string original_case =
+        source.substr(original, source.find('}', original) - original);
+    EXPECT_EQ(original_case.find("32LL"), std::string::npos) << original_case;
+    EXPECT_NE(source.find("//     grid (changed by its rewrites): (ceil_div(n, block_size_x * "
+                          "items_per_thread)) * 32, 1, 1"),
+              std::string::npos);
+    derived.winner.grid = {"n * 32", "1"};
+    EXPECT_THROW(generate_launcher(spec, {derived}, {}), CodegenError);
+}
+
 TEST_F(SaxpyLauncher, VariantsAreNumberedInArchitectureOrder) {
     const std::vector<Variant> two = {
         fake_variant("sm_90", {{"block_size_x", 512}, {"items_per_thread", 4}}),

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/base/read_file.h"
+#include "driver/search/candidate_json.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -76,6 +77,24 @@ class CandidateEvaluatorTest : public ::testing::Test {
     fs::path scratch_;
     spec::Spec spec_;
 };
+
+// A candidate whose rewrite changed the grid is launched with its own grid, at the spec's size and
+// at each extra size; its block is the spec's, from its parameters. The trace keeps the grid.
+TEST_F(CandidateEvaluatorTest, ACandidateWithItsOwnGridIsLaunchedWithIt) {
+    search::Candidate candidate(spec_.default_config());
+    const LaunchSpec plain = make_launch(spec_, candidate);
+    candidate.grid = {"(" + spec_.launch.grid[0].text() + ") * 32", "1", "1"};
+    const LaunchSpec own = make_launch(spec_, candidate);
+    EXPECT_EQ(own.grid[0], plain.grid[0] * 32);
+    EXPECT_EQ(own.block[0], plain.block[0]);
+    const spec::ProblemSize extra{{{"n", 1000003}}};
+    EXPECT_EQ(make_launch(spec_, candidate, &extra).grid[0], (1000003 + 255) / 256 * 32);
+    nlohmann::json row;
+    search::write_candidate(candidate, row);
+    EXPECT_EQ(search::read_candidate(row), candidate);
+    candidate.grid.pop_back();
+    EXPECT_THROW(make_launch(spec_, candidate), std::invalid_argument);
+}
 
 // A candidate is its source as much as its parameters: each is compiled from its own text.
 TEST_F(CandidateEvaluatorTest, CandidatesOfOneConfigurationButOtherSourcesAreOtherVariants) {

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "driver/compile/nvrtc_compiler.h"
 #include "driver/propose/detail/rewrites.h"
+#include "tests/unit/propose/rewritten_text.h"
 
 namespace optiml::propose {
 namespace {
@@ -29,20 +29,8 @@ const std::string kGridStride =
 
 const std::map<std::string, long> kCounts = {{"bins", 256}, {"sums", 64}, {"data", 1 << 20}};
 
-bool compiles(const std::string& text, const std::string& kernel) {
-    compile::CompileRequest request;
-    request.source_text = text;
-    request.source_name = kernel + ".cu";
-    request.name_expression = kernel;
-    request.arch = 90;
-    const compile::CompileResult result = compile::compile(request);
-    EXPECT_TRUE(result.ok) << result.log << "\n" << text;
-    return result.ok;
-}
-
-std::ptrdiff_t lines(const std::string& text) {
-    return std::count(text.begin(), text.end(), '\n');
-}
+using testing::compiles;
+using testing::lines;
 
 TEST(PrivatizeAtomics, AHistogramAddsIntoABlockCopyMergedOnce) {
     const auto text = privatize_atomics(kHistogram, "histogram", kCounts);

@@ -250,6 +250,42 @@ TEST(RewriteMoves, PrivatizedAtomicsAreStructuralCiteTheStallOnTheAtomicAndRankF
     }
 }
 
+TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
+    const std::string row_sums =
+        R"(__global__ void row_sums(int rows, int cols, const float* in, float* out) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows) return;
+    float s = 0.0f;
+    for (int j = 0; j < cols; ++j) s += in[row * cols + j];
+    out[row] = s;
+}
+)";
+    Texts texts;
+    KernelContext context = texts.context("row_sums", row_sums);
+    context.grid = {"ceil_div(rows, BLOCK)", "1", "1"};
+    RewriteMoves moves(context);
+    const auto warp_per_row = [&](const search::Candidate& from) {
+        const auto offered = moves.propose(node(from, nullptr, "memory"));
+        const auto* p = find(offered, "a warp per row");
+        return p ? std::optional<search::Proposal>(*p) : std::nullopt;
+    };
+    const auto offered = warp_per_row(search::Candidate({{"BLOCK", 128}}));
+    ASSERT_TRUE(offered);
+    EXPECT_TRUE(offered->structural);
+    EXPECT_EQ(offered->candidate.grid,
+              (std::vector<std::string>{"(ceil_div(rows, BLOCK)) * 32", "1", "1"}));
+    EXPECT_EQ(offered->evidence, std::vector<std::string>{"roofline"});
+    // A child keeps its grid through later moves, and a chain builds on the node's own grid.
+    search::Candidate chained = offered->candidate;
+    chained.grid[0] = "(ceil_div(rows, BLOCK)) * 2";
+    texts.by_id[chained.source_id] = row_sums;  // as if another rewrite had made it
+    const auto again = warp_per_row(chained);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->candidate.grid[0], "((ceil_div(rows, BLOCK)) * 2) * 32");
+    // Blocks that are not whole warps would split a warp over two rows.
+    EXPECT_FALSE(warp_per_row(search::Candidate({{"BLOCK", 48}})));
+}
+
 const char* kRowSums =
     R"(__global__ void row_sums(int n, const float* in, const float* w, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

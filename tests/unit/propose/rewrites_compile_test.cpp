@@ -112,6 +112,7 @@ std::map<std::string, std::function<std::string(const std::string&)>> steps(
         {"vec2", loops(vectorize(2))},
         {"hoist", loops(hoist_invariant_loads)},
         {"acc", loops(accumulate_in_register)},
+        {"rows", [=](const std::string& s) { return cooperate_rows(s, kernel).value_or(s); }},
     };
 }
 
@@ -151,6 +152,9 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             {"vec2"},
             {"hoist"},
             {"acc"},
+            {"rows"},
+            {"acc", "rows"},
+            {"acc", "rows", "unroll2", "restrict", "ldg"},
             {"acc", "hoist", "vec4"},
             {"acc", "vec4", "hoist"},
             {"hoist", "acc", "vec4"},
@@ -185,6 +189,11 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             EXPECT_NE(results["acc"], original) << kernel.path;
             EXPECT_EQ(results["vec4"], original) << kernel.path;  // the loop stores, as written
             EXPECT_NE(results["acc, vec4, hoist"].find("float4"), std::string::npos) << kernel.path;
+        }
+        // mvt's thread per row: once its sum is in a register, a warp shares each row.
+        if (kernel.name == "mvt_kernel1") {
+            EXPECT_EQ(results["rows"], original);  // x1[i] stored every step: no accumulator
+            EXPECT_NE(results["acc, rows"].find("__shfl_xor_sync"), std::string::npos);
         }
     }
     const std::vector<compile::CompileResult> results = compile::compile_all(requests, 2);
