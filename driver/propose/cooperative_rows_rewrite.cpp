@@ -7,11 +7,13 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "driver/propose/detail/loop_analysis.h"
 #include "driver/propose/detail/rewrites.h"
 #include "driver/propose/detail/text_edits.h"
+#include "driver/propose/detail/thread_index.h"
 #include "driver/source/cuda_tokens.h"
 #include "driver/source/kernel_text.h"
 
@@ -22,29 +24,11 @@ constexpr std::array<std::string_view, 11> kAssignments = {
     "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 constexpr std::array<std::string_view, 6> kCombiners = {"fmaxf", "fminf", "fmax",
                                                         "fmin",  "max",   "min"};
-constexpr std::array<std::string_view, 5> kThreadBuiltins = {"threadIdx", "blockIdx", "blockDim",
-                                                             "gridDim", "warpSize"};
 constexpr std::array<std::string_view, 15> kTypeWords = {
     "bool",     "char",   "short",  "int",    "long",   "float",   "double", "signed",
     "unsigned", "size_t", "float2", "float4", "__half", "double2", "auto"};
 constexpr std::array<std::string_view, 7> kNotCalls = {
     "if", "for", "while", "switch", "return", "sizeof", "__builtin_expect"};
-// The global thread index along x, as one thread per row computes its row (parentheses around
-// the product allowed): the only use of the thread builtins the rewrite accepts.
-constexpr std::array<std::string_view, 8> kRowIndex = {
-    "blockIdx . x * blockDim . x + threadIdx . x",
-    "blockDim . x * blockIdx . x + threadIdx . x",
-    "threadIdx . x + blockIdx . x * blockDim . x",
-    "threadIdx . x + blockDim . x * blockIdx . x",
-    "( blockIdx . x * blockDim . x ) + threadIdx . x",
-    "( blockDim . x * blockIdx . x ) + threadIdx . x",
-    "threadIdx . x + ( blockIdx . x * blockDim . x )",
-    "threadIdx . x + ( blockDim . x * blockIdx . x )"};
-
-template <std::size_t N>
-bool is_one_of(std::string_view word, const std::array<std::string_view, N>& words) {
-    return std::find(words.begin(), words.end(), word) != words.end();
-}
 
 // What a loop folds into a scalar declared before it: `acc += e;` / `acc -= e;` (combined by
 // addition) or `acc = fmaxf(acc, e);` and the like (combined by that function).
@@ -65,25 +49,18 @@ class RowKernelReader {
   public:
     RowKernelReader(std::string_view source, const source::KernelText& kernel)
         : source_(source), kernel_(kernel), code_(source::code_tokens(source)) {
-        for (std::size_t i = 0; i < code_.size(); ++i) {
-            if (code_[i].begin == kernel.body_begin) open_ = i;
-            if (code_[i].end == kernel.body_end) close_ = i;
-        }
+        std::tie(open_, close_) = body_braces(code_, kernel);
     }
 
-    // The declaration `T row = blockIdx.x * blockDim.x + threadIdx.x;` among the body's top-level
-    // statements, when it is the body's only use of the thread builtins: the name and the range
-    // of the index expression; nullopt otherwise.
+    // The row: the body's one thread index (thread_index.h).
     bool read_row_index() {
         if (close_ <= open_) return false;
-        for (std::size_t s = open_ + 1; s < close_;) {
-            const std::size_t e = std::max(source::statement_end(code_, source_, s), s + 1);
-            if (uses_thread_builtins({s, e})) {
-                if (!row_name_.empty() || !read_declaration(s, e)) return false;
-            }
-            s = e;
-        }
-        return !row_name_.empty();
+        auto index = find_thread_index(source_, code_, open_, close_);
+        if (!index) return false;
+        row_name_ = index->name;
+        row_index_ = index->index;
+        row_semicolon_ = index->semicolon;
+        return true;
     }
 
     // Every outermost loop, checked and read; false when any cannot be shared by a warp.
@@ -201,31 +178,6 @@ class RowKernelReader {
         return std::any_of(spans_.begin(), spans_.end(),
                            [&](const TokenRange& r) { return r.first <= i && i < r.end; });
     }
-    bool uses_thread_builtins(TokenRange r) const {
-        for (std::size_t i = r.first; i < r.end; ++i)
-            if (is_one_of(text(i), kThreadBuiltins)) return true;
-        return false;
-    }
-
-    bool read_declaration(std::size_t s, std::size_t e) {
-        std::size_t eq = s;
-        while (eq < e && text(eq) != "=") ++eq;
-        if (eq + 2 > e || eq < s + 2 || text(e - 1) != ";") return false;
-        for (std::size_t i = s; i + 1 < eq; ++i)
-            if (!is_one_of(text(i), kTypeWords) && text(i) != "const") return false;
-        if (code_[eq - 1].kind != source::TokenKind::Identifier) return false;
-        std::size_t first = eq + 1, end = e - 1;
-        if (text(first) == "(" && source::matching_bracket(code_, source_, first) == end - 1) {
-            ++first;
-            --end;
-        }
-        if (!is_one_of(spelling(first, end), kRowIndex)) return false;
-        row_name_ = std::string(text(eq - 1));
-        row_index_ = {eq + 1, e - 1};
-        row_semicolon_ = e - 1;
-        return true;
-    }
-
     // Whether `(` at i opens a call that leaves memory alone (or is no call: a condition, a
     // cast of a type word, a parenthesized expression).
     bool pure_call_before(std::size_t i) const {
@@ -260,7 +212,8 @@ class RowKernelReader {
         if (increment != "++ " + k && increment != k + " ++" && increment != k + " += 1")
             return std::nullopt;
         for (std::size_t i = shape.body.first; i < shape.body.end; ++i)
-            if (text(i) == "__shared__" || is_one_of(text(i), kThreadBuiltins)) return std::nullopt;
+            if (text(i) == "__shared__" || is_thread_builtin(source_, code_, i))
+                return std::nullopt;
         SharedLoop shared{&loop, shape.start, shape.increment, k, {}};
         std::set<std::string> locals, bare;
         std::map<std::string, std::set<std::string>> stored;  // array -> index spellings

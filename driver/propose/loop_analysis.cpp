@@ -10,10 +10,6 @@
 namespace optiml::propose {
 namespace {
 
-bool is_one_of(std::string_view word, std::span<const std::string_view> words) {
-    return std::find(words.begin(), words.end(), word) != words.end();
-}
-
 constexpr std::array<std::string_view, 11> kAssignments = {
     "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 constexpr std::array<std::string_view, 4> kJumps = {"break", "continue", "return", "goto"};

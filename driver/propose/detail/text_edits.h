@@ -3,6 +3,8 @@
 // shifts the positions another was computed from.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -18,5 +20,11 @@ struct TextEdit {
 
 // Edits must not overlap; insertions at one offset land in the order given.
 std::string apply_edits(std::string_view source, std::vector<TextEdit> edits);
+
+// Whether a token's text is one of a fixed list of words.
+template <std::size_t N>
+bool is_one_of(std::string_view word, const std::array<std::string_view, N>& words) {
+    return std::find(words.begin(), words.end(), word) != words.end();
+}
 
 }  // namespace optiml::propose

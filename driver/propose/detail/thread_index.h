@@ -1,0 +1,40 @@
+// The one global thread index a kernel written one thread per item computes:
+// `int i = blockIdx.x * blockDim.x + threadIdx.x;` (in any of its orders, the product in
+// parentheses or not), a top-level statement of the body and the body's only use of the thread
+// builtins (threadIdx, blockIdx, blockDim, gridDim, warpSize). The rewrites that change which
+// thread does which item (a warp per row, thread coarsening) start from it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+
+namespace optiml::propose {
+
+struct ThreadIndex {
+    std::string name;           // `i`
+    std::size_t statement = 0;  // code token starting the declaration
+    TokenRange index;           // the expression after '='
+    std::size_t semicolon = 0;  // code token of the declaration's ';'
+};
+
+// `code` holds every code token of `source`; `open` and `close` index the kernel body's braces.
+// nullopt where the body has no such declaration, or uses the builtins anywhere else.
+std::optional<ThreadIndex> find_thread_index(std::string_view source,
+                                             const std::vector<source::Token>& code,
+                                             std::size_t open, std::size_t close);
+
+// Whether token i of `code` is one of the thread builtins.
+bool is_thread_builtin(std::string_view source, const std::vector<source::Token>& code,
+                       std::size_t i);
+
+// The code tokens of `kernel`'s body braces in `code`: {open, close}.
+std::pair<std::size_t, std::size_t> body_braces(const std::vector<source::Token>& code,
+                                                const source::KernelText& kernel);
+
+}  // namespace optiml::propose
