@@ -20,13 +20,8 @@
 namespace optiml::propose {
 namespace {
 
-constexpr std::array<std::string_view, 11> kAssignments = {
-    "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 constexpr std::array<std::string_view, 6> kCombiners = {"fmaxf", "fminf", "fmax",
                                                         "fmin",  "max",   "min"};
-constexpr std::array<std::string_view, 15> kTypeWords = {
-    "bool",     "char",   "short",  "int",    "long",   "float",   "double", "signed",
-    "unsigned", "size_t", "float2", "float4", "__half", "double2", "auto"};
 constexpr std::array<std::string_view, 7> kNotCalls = {
     "if", "for", "while", "switch", "return", "sizeof", "__builtin_expect"};
 
@@ -89,10 +84,10 @@ class RowKernelReader {
                 t == "volatile")
                 return false;
             if (t == "(" && !pure_call_before(i)) return false;
-            const bool assignment = is_one_of(t, kAssignments);
+            const bool assignment = is_one_of(t, kAssignmentOperators);
             const bool increment = t == "++" || t == "--";
             if (!assignment && !increment) continue;
-            const bool declaration = i > 1 && is_one_of(text(i - 2), kTypeWords);
+            const bool declaration = i > 1 && is_one_of(text(i - 2), kLocalTypeWords);
             if (!declaration && (text(i - 1) == row_name_ || text(i + 1) == row_name_))
                 return false;
             const bool memory = text(i - 1) == "]" || text(i - 1) == ")" ||
@@ -183,7 +178,7 @@ class RowKernelReader {
     bool pure_call_before(std::size_t i) const {
         const std::string_view callee = text(i - 1);
         if (code_[i - 1].kind != source::TokenKind::Identifier) return callee != ">";
-        return is_one_of(callee, kNotCalls) || is_one_of(callee, kTypeWords) ||
+        return is_one_of(callee, kNotCalls) || is_one_of(callee, kLocalTypeWords) ||
                is_pure_function(callee);
     }
 
@@ -237,13 +232,13 @@ class RowKernelReader {
                             std::map<std::string, std::set<std::string>>& stored) const {
         for (std::size_t i = body.first; i < body.end; ++i) {
             if (code_[i].kind == source::TokenKind::Identifier &&
-                (is_one_of(text(i - 1), kTypeWords) ||
-                 (text(i - 1) == "*" && is_one_of(text(i - 2), kTypeWords))))
+                (is_one_of(text(i - 1), kLocalTypeWords) ||
+                 (text(i - 1) == "*" && is_one_of(text(i - 2), kLocalTypeWords))))
                 locals.insert(std::string(text(i)));
             const std::string_view t = text(i);
             const bool prefix =
                 (t == "++" || t == "--") && source::is_prefix_operator(code_, source_, i);
-            if (!is_one_of(t, kAssignments) && t != "++" && t != "--") continue;
+            if (!is_one_of(t, kAssignmentOperators) && t != "++" && t != "--") continue;
             std::size_t root = i - 1;
             if (prefix) {
                 root = i + 1;

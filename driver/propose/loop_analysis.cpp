@@ -10,8 +10,6 @@
 namespace optiml::propose {
 namespace {
 
-constexpr std::array<std::string_view, 11> kAssignments = {
-    "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
 constexpr std::array<std::string_view, 4> kJumps = {"break", "continue", "return", "goto"};
 constexpr std::array<std::string_view, 5> kComparisons = {"<", "<=", ">", ">=", "!="};
 // Words before '(' that are not calls, and casts whose '<...>' precedes it.
@@ -199,7 +197,7 @@ void LoopAnalysis::read_effects() {
         if (i >= shape_.body.first && is_one_of(t, kJumps)) jumps_ = true;
         const bool increment = t == "++" || t == "--";
         const bool postfix = increment && ends_operand(code_[i - 1], text(i - 1));
-        if (is_one_of(t, kAssignments) || postfix) {
+        if (is_one_of(t, kAssignmentOperators) || postfix) {
             bool through_memory = false;
             const std::size_t root = lvalue_root(i, through_memory);
             if (root < code_.size()) modified_.insert(std::string(text(root)));

@@ -143,6 +143,25 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
     }
 }
 
+// Thread coarsening by 2, 4 and 8: the grid's x divided by the factor.
+void offer_coarsening(const NodeText& at, Offers& offers) {
+    const search::Candidate& from = *at.node.candidate;
+    const std::vector<std::string>& grid = from.grid.empty() ? at.context.grid : from.grid;
+    if (grid.size() != 3) return;
+    for (const int factor : {2, 4, 8}) {
+        const std::string k = std::to_string(factor);
+        offers.add(attempt([&] { return coarsen_items(at.source, at.context.kernel, factor); }),
+                   {"coarsen items by " + k,
+                    "each thread runs " + k +
+                        " items, a block apart: its index arithmetic and what it does once per "
+                        "block are amortized, and its items' loads can overlap",
+                    {at.diagnosis()},
+                    {{"instructions_executed", -1}},
+                    true,
+                    {"ceil_div(" + grid[0] + ", " + k + ")", grid[1], grid[2]}});
+    }
+}
+
 // Unrolling: the loop holding each dominant stall; without samples, the innermost loops.
 void offer_unrolls(const NodeText& at, Offers& offers) {
     std::vector<std::pair<const source::KernelLoop*, std::string>> loops;
@@ -256,6 +275,7 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
     Offers offers(context_, node, name());
     offer_pointer_rewrites(at, offers);
     offer_structural_rewrites(at, offers);
+    offer_coarsening(at, offers);
     offer_unrolls(at, offers);
     offer_loop_rewrites(at, offers);
     offer_launch_bounds(at, offers);

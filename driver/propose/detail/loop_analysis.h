@@ -6,6 +6,7 @@
 // rewrite (an lvalue it cannot name is a store to memory, an unknown call may do anything).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <set>
@@ -92,6 +93,15 @@ class LoopAnalysis {
     bool stores_memory_ = false, jumps_ = false, pure_calls_ = true;
     std::vector<Subscript> subscripts_;
 };
+
+// The assignment operators, compound ones included.
+inline constexpr std::array<std::string_view, 11> kAssignmentOperators = {
+    "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+// Words a local variable's declaration starts with, as the rewrites recognise one (a name right
+// after one of them is declared there).
+inline constexpr std::array<std::string_view, 16> kLocalTypeWords = {
+    "bool",     "char",   "short",  "int",    "long",   "float",   "double", "signed",
+    "unsigned", "size_t", "float2", "float4", "__half", "double2", "auto",   "const"};
 
 // Whether a call of `name` leaves memory alone: CUDA's math functions and intrinsics, min/max/abs,
 // vector constructors, casts written as calls, and the __ldg load (what pure_calls() allows).

@@ -93,4 +93,15 @@ std::optional<std::string> privatize_atomics(std::string_view source, std::strin
 // same value). Sums change their order of additions. nullopt where it does not apply.
 std::optional<std::string> cooperate_rows(std::string_view source, std::string_view kernel);
 
+// Thread coarsening of a kernel written one thread per item (the same index declaration as
+// cooperate_rows, followed at once by an `if` that bounds it): each thread runs `factor` items,
+// block-strided (item k of block b is (b * factor + k) * blockDim.x + threadIdx.x, so a warp's
+// accesses stay coalesced), each in an immediately called lambda so that `return` ends one item.
+// The launch needs the grid's x divided by `factor`, rounded up (the caller's to arrange).
+// Declines where a thread's items would share state: a parameter or a name declared before the
+// index changed after it, the index changed, or a barrier, shared memory, a shuffle or a vote.
+// Throws RewriteError for a factor below 2.
+std::optional<std::string> coarsen_items(std::string_view source, std::string_view kernel,
+                                         int factor);
+
 }  // namespace optiml::propose

@@ -286,6 +286,34 @@ TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
     EXPECT_FALSE(warp_per_row(search::Candidate({{"BLOCK", 48}})));
 }
 
+TEST(RewriteMoves, CoarseningByTwoFourAndEightDividesTheGridsX) {
+    Texts texts;
+    KernelContext context =
+        texts.context("copy", R"(__global__ void copy(int n, float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+)");
+    context.grid = {"ceil_div(n, BLOCK)", "1", "1"};
+    RewriteMoves moves(context);
+    const auto offered =
+        moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
+    for (const int factor : {2, 4, 8}) {
+        const auto* p = find(offered, "coarsen items by " + std::to_string(factor));
+        ASSERT_NE(p, nullptr) << factor;
+        EXPECT_TRUE(p->structural);
+        EXPECT_EQ(p->candidate.grid,
+                  (std::vector<std::string>{
+                      "ceil_div(ceil_div(n, BLOCK), " + std::to_string(factor) + ")", "1", "1"}));
+    }
+    // Without the spec's grid the proposer cannot say how to launch it: not offered.
+    context.grid.clear();
+    RewriteMoves blind(context);
+    EXPECT_EQ(find(blind.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory")),
+                   "coarsen items by 2"),
+              nullptr);
+}
+
 const char* kRowSums =
     R"(__global__ void row_sums(int n, const float* in, const float* w, float* out) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -113,6 +113,7 @@ std::map<std::string, std::function<std::string(const std::string&)>> steps(
         {"hoist", loops(hoist_invariant_loads)},
         {"acc", loops(accumulate_in_register)},
         {"rows", [=](const std::string& s) { return cooperate_rows(s, kernel).value_or(s); }},
+        {"coarsen", [=](const std::string& s) { return coarsen_items(s, kernel, 4).value_or(s); }},
     };
 }
 
@@ -155,6 +156,8 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             {"rows"},
             {"acc", "rows"},
             {"acc", "rows", "unroll2", "restrict", "ldg"},
+            {"coarsen"},
+            {"restrict", "coarsen", "acc", "vec4", "unroll2"},
             {"acc", "hoist", "vec4"},
             {"acc", "vec4", "hoist"},
             {"hoist", "acc", "vec4"},
