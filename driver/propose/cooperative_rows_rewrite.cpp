@@ -173,6 +173,23 @@ class RowKernelReader {
         return std::any_of(spans_.begin(), spans_.end(),
                            [&](const TokenRange& r) { return r.first <= i && i < r.end; });
     }
+    // An invariant expression, or one element of a pointer the kernel never writes at an
+    // invariant index (a CSR row's `row_ptr[row]`): the same value for every lane and iteration.
+    bool invariant_or_read_only_load(const LoopAnalysis& a, TokenRange r) const {
+        if (a.invariant(r)) return true;
+        if (r.end < r.first + 4 || text(r.first + 1) != "[" || text(r.end - 1) != "]" ||
+            source::matching_bracket(code_, source_, r.first + 1) != r.end - 1)
+            return false;
+        const std::string pointer(text(r.first));
+        const bool read_only_parameter =
+            std::any_of(kernel_.parameters.begin(), kernel_.parameters.end(),
+                        [&](const source::KernelParameter& p) {
+                            return p.is_pointer && p.name == pointer;
+                        }) &&
+            !kernel_.written_parameters.contains(pointer);
+        return read_only_parameter && a.invariant({r.first + 2, r.end - 1});
+    }
+
     // Whether `(` at i opens a call that leaves memory alone (or is no call: a condition, a
     // cast of a type word, a parenthesized expression).
     bool pure_call_before(std::size_t i) const {
@@ -193,8 +210,9 @@ class RowKernelReader {
         const LoopShape& shape = a.shape();
         const std::string_view before = text(shape.keyword - 1);
         if (!shape.counted || (shape.comparison != "<" && shape.comparison != "<=") ||
-            !a.invariant(shape.start) || !a.invariant(shape.bound) || a.jumps() ||
-            !a.pure_calls() || (before != ";" && before != "{" && before != "}"))
+            !invariant_or_read_only_load(a, shape.start) ||
+            !invariant_or_read_only_load(a, shape.bound) || a.jumps() || !a.pure_calls() ||
+            (before != ";" && before != "{" && before != "}"))
             return std::nullopt;
         // A row's length is known at run time; a loop of a few constant steps (a stencil's
         // neighbours) would leave most lanes idle.

@@ -132,7 +132,7 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
         at.context.block_threads ? at.context.block_threads(from.parameters) : std::nullopt;
     if (grid.size() == 3 && threads && *threads % 32 == 0) {
         offers.add(attempt([&] { return cooperate_rows(at.source, at.context.kernel); }),
-                   {"a warp per row",
+                   {"warp_per_row",
                     "each thread walks a whole row, so a warp's loads touch 32 rows at once and "
                     "few threads run: the lanes of a warp share each row's loops (coalesced) and "
                     "combine what they accumulate with shuffles",
@@ -151,7 +151,7 @@ void offer_coarsening(const NodeText& at, Offers& offers) {
     for (const int factor : {2, 4, 8}) {
         const std::string k = std::to_string(factor);
         offers.add(attempt([&] { return coarsen_items(at.source, at.context.kernel, factor); }),
-                   {"coarsen items by " + k,
+                   {"coarsen_items by " + k,
                     "each thread runs " + k +
                         " items, a block apart: its index arithmetic and what it does once per "
                         "block are amortized, and its items' loads can overlap",

@@ -67,9 +67,12 @@ std::optional<ThreadIndex> find_thread_index(std::string_view source,
             ++begin;
             --end;
         }
+        // Kernel Tuner's kernels name the block's width by its macro, which the spec launches
+        // as blockDim.x: the same index.
         std::string spelled;
         for (std::size_t i = begin; i < end; ++i)
-            spelled += (spelled.empty() ? "" : " ") + std::string(text(i));
+            spelled += (spelled.empty() ? "" : " ") +
+                       std::string(text(i) == "block_size_x" ? "blockDim . x" : text(i));
         if (!is_one_of(spelled, kGlobalIndex)) return std::nullopt;
         found = ThreadIndex{std::string(text(eq - 1)), first, {eq + 1, e - 1}, e - 1};
     }

@@ -1,6 +1,7 @@
 // The one global thread index a kernel written one thread per item computes:
 // `int i = blockIdx.x * blockDim.x + threadIdx.x;` (in any of its orders, the product in
-// parentheses or not), a top-level statement of the body and the body's only use of the thread
+// parentheses or not; `block_size_x`, Kernel Tuner's macro of the block's width, for
+// `blockDim.x`), a top-level statement of the body and the body's only use of the thread
 // builtins (threadIdx, blockIdx, blockDim, gridDim, warpSize). The rewrites that change which
 // thread does which item (a warp per row, thread coarsening) start from it.
 #pragma once

@@ -164,7 +164,7 @@ TEST(DerivedVariant, AVariantWithItsOwnGridLaunchesItAndTheCommentSaysSo) {
     const spec::Spec spec = load_fixture("saxpy.optiml.json");
     Variant derived = fake_variant("sm_90", {{"block_size_x", 128}, {"items_per_thread", 1}});
     derived.winner.source_id = "3fa2c1b0d4e5f60718293a4b5c6d7e8f";
-    derived.winner.transformations = {"a warp per row"};
+    derived.winner.transformations = {"warp_per_row"};
     derived.winner.grid = {"(ceil_div(n, block_size_x * items_per_thread)) * 32", "1", "1"};
     const std::string source = generate_launcher(spec, {derived}, {}).source;
     const std::size_t tuned = source.find("case 0:  // sm_90");

@@ -91,6 +91,33 @@ TEST(CooperativeRows, AMaximumIsCombinedByItsOwnFunctionAndKeepsItsPragma) {
     EXPECT_TRUE(compiles(*text, "row_max"));
 }
 
+// A CSR matrix-vector product as Kernel Tuner writes it (the block's width by its macro): each
+// row's range is read from row_ptr, which the kernel never writes, so every lane reads the same.
+TEST(CooperativeRows, ACsrRowWhoseRangeIsReadFromMemoryIsShared) {
+    const std::string spmv =
+        R"(__global__ void spmv(int rows, const int* row_ptr, const int* col_idx, const float* values,
+                     const float* x, float* y) {
+    const int row = blockIdx.x * block_size_x + threadIdx.x;
+    if (row >= rows) return;
+    float sum = 0.0f;
+    const int end = row_ptr[row + 1];
+    for (int k = row_ptr[row]; k < end; ++k) sum += values[k] * x[col_idx[k]];
+    y[row] = sum;
+}
+)";
+    const auto text = cooperate_rows(spmv, "spmv");
+    ASSERT_TRUE(text);
+    EXPECT_TRUE(has(*text, "const int row = (blockIdx.x * block_size_x + threadIdx.x) / 32;"));
+    EXPECT_TRUE(has(*text, "for (int k = (row_ptr[row]) + optiml_lane; k < end; k += 32)"))
+        << *text;
+    EXPECT_TRUE(compiles("#define block_size_x 128\n" + *text, "spmv"));
+    // A range read from memory the kernel also writes may change under the lanes: declined.
+    std::string written = spmv;
+    written.replace(written.find("const int* row_ptr"), 18, "int* row_ptr");
+    written.replace(written.find("y[row] = sum;"), 13, "y[row] = sum; row_ptr[rows] = 0;");
+    EXPECT_FALSE(cooperate_rows(written, "spmv")) << "row_ptr written";
+}
+
 // Each kernel below would compute something else if 32 lanes shared its row.
 TEST(CooperativeRows, DeclinesWhereLanesSharingARowWouldChangeTheResult) {
     const auto declines = [](const std::string& body) {

@@ -266,7 +266,7 @@ TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
     RewriteMoves moves(context);
     const auto warp_per_row = [&](const search::Candidate& from) {
         const auto offered = moves.propose(node(from, nullptr, "memory"));
-        const auto* p = find(offered, "a warp per row");
+        const auto* p = find(offered, "warp_per_row");
         return p ? std::optional<search::Proposal>(*p) : std::nullopt;
     };
     const auto offered = warp_per_row(search::Candidate({{"BLOCK", 128}}));
@@ -299,7 +299,7 @@ TEST(RewriteMoves, CoarseningByTwoFourAndEightDividesTheGridsX) {
     const auto offered =
         moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
     for (const int factor : {2, 4, 8}) {
-        const auto* p = find(offered, "coarsen items by " + std::to_string(factor));
+        const auto* p = find(offered, "coarsen_items by " + std::to_string(factor));
         ASSERT_NE(p, nullptr) << factor;
         EXPECT_TRUE(p->structural);
         EXPECT_EQ(p->candidate.grid,
@@ -310,7 +310,7 @@ TEST(RewriteMoves, CoarseningByTwoFourAndEightDividesTheGridsX) {
     context.grid.clear();
     RewriteMoves blind(context);
     EXPECT_EQ(find(blind.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory")),
-                   "coarsen items by 2"),
+                   "coarsen_items by 2"),
               nullptr);
 }
 

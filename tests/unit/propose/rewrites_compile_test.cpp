@@ -58,6 +58,10 @@ std::vector<RealKernel> real_kernels() {
         {"tests/data/kernels/rbf_kernel_matrix/rbf_kernel_matrix.cu", "rbf_kernel_matrix", {}},
         {"tests/data/kernels/mvt/mvt.cu", "mvt_kernel1", {}},
         {"tests/data/kernels/gemm/gemm.cu", "gemm_kernel", {}},
+        {"tests/data/kernels/spmv_csr/spmv_csr.cu",
+         "spmv_csr",
+         {{"block_size_x", 256}, {"use_ldg", 0}}},
+        {"tests/data/kernels/row_norm/row_norm.cu", "row_norm", {}},
     };
 }
 
@@ -192,6 +196,11 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             EXPECT_NE(results["acc"], original) << kernel.path;
             EXPECT_EQ(results["vec4"], original) << kernel.path;  // the loop stores, as written
             EXPECT_NE(results["acc, vec4, hoist"].find("float4"), std::string::npos) << kernel.path;
+        }
+        // A thread-per-row kernel as written: a warp shares each row. (spmv_csr is declined: its
+        // `#if use_ldg` branch, which the tokens see beside the other, starts at an __ldg.)
+        if (kernel.name == "row_norm") {
+            EXPECT_NE(results["rows"].find("__shfl_xor_sync"), std::string::npos) << kernel.path;
         }
         // mvt's thread per row: once its sum is in a register, a warp shares each row.
         if (kernel.name == "mvt_kernel1") {

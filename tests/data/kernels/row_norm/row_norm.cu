@@ -1,7 +1,7 @@
 // A normalization written one thread per row, as it is often first written: three passes over
 // the row (mean, variance, normalize and scale). Each thread walks its own row, so a warp's loads
 // touch 32 rows 3 KiB apart. The GPU test gpu.cooperative_rows tunes it with the transformation
-// tree: the rewrite "a warp per row" must verify against it.
+// tree: the rewrite warp_per_row must verify against it.
 //
 // Parameters (they only ever arrive as -D; the kernel reads blockDim.x):
 //   block_size_x  threads a block
