@@ -16,6 +16,8 @@ examples and eight kernels of tests/data/kernels, see KERNELS) it runs, one afte
    tests/data/h200/spaces/<name>.manifest.json stands in, and the table says "recorded".
 2. `optiml tune --spec <spec>`: the default strategy and the spec's budget (as a user's build
    tunes it).
+3. For the kernels of EXPERTS: their expert version, exhaustively as in 1 (`--kernels
+   structural` runs issue 27's eight).
 
 Each run has its own fresh --cache-dir under <out>/<name>/; the result is read from the entry's
 manifest.json. Two Markdown tables are printed and written to <out>/transformations.md: one row
@@ -29,6 +31,7 @@ log's tail, its row says "failed", and the other kernels still run. Standard lib
 import argparse
 import datetime
 import json
+import math
 import os
 import pathlib
 import re
@@ -49,7 +52,27 @@ KERNELS = [
     ("rbf_kernel_matrix", "tests/data/kernels/rbf_kernel_matrix/rbf_kernel_matrix.optiml.json"),
     ("mvt", "tests/data/kernels/mvt/mvt.optiml.json"),
     ("gemm", "tests/data/kernels/gemm/gemm.optiml.json"),
+    ("histogram", "bench/transformations/kernels/histogram.optiml.json"),
+    ("row_norm", "tests/data/kernels/row_norm/row_norm.optiml.json"),
+    ("gather_rows", "bench/transformations/kernels/gather_rows.optiml.json"),
+    ("stencil2d", "bench/transformations/kernels/stencil2d.optiml.json"),
+    ("spmv_csr", "tests/data/kernels/spmv_csr/spmv_csr.optiml.json"),
 ]
+# The expert's version of a kernel, written by hand for the same problem (or an existing expert
+# kernel at its size), tuned over its own parameters: what each result is a fraction of.
+EXPERTS = {
+    "histogram": "bench/transformations/experts/histogram_expert.optiml.json",
+    "row_norm": "bench/transformations/experts/row_norm_expert.optiml.json",
+    "mvt": "bench/transformations/experts/mvt_expert.optiml.json",
+    "naive_transpose": "tests/data/kernels/transpose/transpose.optiml.json",
+    "gemm": "bench/transformations/experts/gemm_expert.optiml.json",
+    "stencil2d": "bench/transformations/experts/stencil2d_expert.optiml.json",
+    "gather_rows": "bench/transformations/experts/gather_rows_expert.optiml.json",
+    "spmv_csr": "bench/transformations/experts/spmv_csr_expert.optiml.json",
+}
+# Named sets for --kernels: issue 27's eight kernels of different characters, each written the way
+# its kind is usually written, each with an expert version.
+SETS = {"structural": ",".join(EXPERTS)}
 CHARACTER = {
     "saxpy": "streaming, memory-bound",
     "matmul": "compute-bound",
@@ -61,11 +84,17 @@ CHARACTER = {
     "rbf_kernel_matrix": "load-bound (strided point reads), transcendental math",
     "mvt": "latency-bound matrix-vector, accumulates in global memory",
     "gemm": "naive matrix product, accumulates in global memory",
+    "histogram": "global atomics into 256 bins, one thread a byte",
+    "row_norm": "normalization, one thread a row",
+    "gather_rows": "embedding gather, one thread a row",
+    "stencil2d": "5-point 2-D stencil, no shared memory",
+    "spmv_csr": "CSR sparse matrix-vector, one thread a row",
 }
 # The rule rewrites (driver/propose/rewrite_moves.cpp), listed in the per-transformation table
 # even where no tree proposed them, so that a rewrite never offered shows as such.
 REWRITES = ["restrict_pointers", "load_through_ldg", "unroll", "launch_bounds",
-            "vectorize_loads", "hoist_invariant_loads", "accumulate_in_register"]
+            "vectorize_loads", "hoist_invariant_loads", "accumulate_in_register",
+            "privatize_atomics", "warp_per_row", "coarsen_items"]
 LOG_TAIL_LINES = 25
 
 
@@ -334,9 +363,10 @@ def winner_text(row):
 def kernel_table(records):
     lines = [
         "| kernel | character | original (ms) | parameter optimum (ms) | its configuration | "
-        "default winner (ms) | winner | param optimum / winner | winning path | strategy | "
+        "default winner (ms) | winner | param optimum / winner | expert (ms) | "
+        "winner's speed / expert's | winning path | strategy | "
         "evaluations | tuning wall (s) | exhaustive wall (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in records:
         p, d = r.get("param", {}), r.get("default", {})
@@ -345,9 +375,11 @@ def kernel_table(records):
         else:
             p_ms = fmt_ms(p.get("time_ms")) + (" (recorded)" if p.get("recorded") else "")
             p_cfg = cell(config_text(p.get("parameters")))
+        e = r.get("expert")
+        e_ms = "—" if not e else "failed" if e.get("failed") else fmt_ms(e.get("time_ms"))
         if d.get("failed"):
             row = [r["name"], CHARACTER.get(r["name"], ""), "?", p_ms, p_cfg, "failed",
-                   cell(d.get("error", "")), "—", "—", "—", "—",
+                   cell(d.get("error", "")), "—", e_ms, "—", "—", "—", "—",
                    f"{d.get('command_s', 0):.0f}"]
         else:
             ratio = "—"
@@ -355,8 +387,11 @@ def kernel_table(records):
                 ratio = f"{p['time_ms'] / d['time_ms']:.3f}"
             original = d.get("original_ms")
             wall = d.get("wall_s")
+            of_expert = "—"
+            if e and not e.get("failed") and e.get("time_ms") and d.get("time_ms"):
+                of_expert = f"{e['time_ms'] / d['time_ms']:.3f}"
             row = [r["name"], CHARACTER.get(r["name"], ""), fmt_ms(original), p_ms, p_cfg,
-                   fmt_ms(d.get("time_ms")), cell(winner_text(d)), ratio,
+                   fmt_ms(d.get("time_ms")), cell(winner_text(d)), ratio, e_ms, of_expert,
                    cell(winning_path(d.get("tree"))), cell(d.get("strategy") or "?"),
                    str(d.get("evaluations", "?")),
                    f"{wall:.0f}" if isinstance(wall, (int, float)) else "?"]
@@ -408,29 +443,73 @@ def transformation_table(records):
     return "\n".join(lines)
 
 
+def summary_lines(records):
+    """The issue's targets: the geometric mean of param optimum / winner, and on how many kernels
+    the winner reaches half the expert's speed."""
+    ratios, halves, experts = [], 0, 0
+    for r in records:
+        p, d, e = r.get("param", {}), r.get("default", {}), r.get("expert")
+        if p.get("failed") or d.get("failed") or not p.get("time_ms") or not d.get("time_ms"):
+            continue
+        ratios.append(p["time_ms"] / d["time_ms"])
+        if e and not e.get("failed") and e.get("time_ms"):
+            experts += 1
+            halves += e["time_ms"] / d["time_ms"] >= 0.5
+    if not ratios:
+        return []
+    geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    lines = [f"Geometric mean of param optimum / winner over {len(ratios)} kernels: {geomean:.2f}."]
+    if experts:
+        lines.append(f"The winner reaches at least half the expert's speed on {halves} of "
+                     f"{experts} kernels with an expert version.")
+    return lines
+
+
 def report(records, header):
     devices = sorted({r[k].get("device") for r in records for k in ("param", "default")
                       if r.get(k) and r[k].get("device") and not r[k].get("recorded")})
     text = [header, ""]
     if devices:
         text += [f"Device: {', '.join(devices)}.", ""]
-    text += [kernel_table(records), "",
+    text += [kernel_table(records), ""] + summary_lines(records) + ["",
              "param optimum / winner: above 1, the default search (transformations included) "
              "beat the best pure-parameter configuration. \"recorded\": the space is larger "
              "than the exhaustive limit, so its optimum is the one recorded on the H200 in "
              "tests/data/h200/spaces/. Winning path: the non-root nodes of `search.tree`'s "
-             "`winning_path` (— without a tree). Tuning wall: the default run's `search.wall_s`; exhaustive wall: the parameter run's.",
+             "`winning_path` (— without a tree). Tuning wall: the default run's `search.wall_s`; exhaustive wall: the parameter run's. "
+             "Expert: the best time of the kernel's expert version (EXPERTS, tuned exhaustively "
+             "over its own parameters); winner's speed / expert's: 1 is the expert's speed.",
              "", transformation_table(records), ""]
     return "\n".join(text)
 
 
 # ---------------------------------------------------------------- main
 
+def tune_exhaustively(optiml, spec, folder, args, size=None):
+    """Every valid configuration of the spec, profiling off: its best pure-parameter time."""
+    if size is None:
+        try:
+            size = count_valid(load_spec(spec))
+        except (OSError, ValueError) as error:
+            print(f"transformations: {spec}: {error}", file=sys.stderr)
+    evaluations = max(size or 0, 1) * 2 + 10 if size is not None else 100000
+    manifest, wall, error = tune(
+        optiml, spec, folder,
+        ["--strategy", "exhaustive", "--budget-evaluations", str(evaluations),
+         "--budget-seconds", str(args.exhaustive_seconds)],
+        {"OPTIML_PROFILE": "0"})
+    result = summarize(manifest, wall, error, "exhaustive")
+    if result.get("failed"):
+        result["log_tail"] = tail(pathlib.Path(folder) / "log.txt")
+    return result
+
+
 def run(args):
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     optiml = str(pathlib.Path(args.optiml).resolve()) if os.sep in args.optiml else args.optiml
-    wanted = set(args.kernels.split(",")) if args.kernels else None
+    names = SETS.get(args.kernels, args.kernels) if args.kernels else None
+    wanted = set(names.split(",")) if names else None
     kernels = [(n, s) for n, s in KERNELS if wanted is None or n in wanted]
     if wanted and len(kernels) != len(wanted):
         known = ", ".join(n for n, _ in KERNELS)
@@ -455,15 +534,11 @@ def run(args):
         if recorded is not None:
             record["param"] = recorded
         else:
-            evaluations = max(size or 0, 1) * 2 + 10 if size is not None else 100000
-            manifest, wall, error = tune(
-                optiml, spec, folder / "param",
-                ["--strategy", "exhaustive", "--budget-evaluations", str(evaluations),
-                 "--budget-seconds", str(args.exhaustive_seconds)],
-                {"OPTIML_PROFILE": "0"})
-            record["param"] = summarize(manifest, wall, error, "exhaustive")
+            record["param"] = tune_exhaustively(optiml, spec, folder / "param", args, size)
         manifest, wall, error = tune(optiml, spec, folder / "default", budget, {})
         record["default"] = summarize(manifest, wall, error, "default")
+        if name in EXPERTS:
+            record["expert"] = tune_exhaustively(optiml, EXPERTS[name], folder / "expert", args)
         if record["default"].get("failed"):
             record["default"]["log_tail"] = tail(folder / "default" / "log.txt")
         if record["param"].get("failed"):
@@ -481,7 +556,7 @@ def main():
     parser.add_argument("optiml", nargs="?", help="the optiml binary (e.g. build/bin/optiml)")
     parser.add_argument("out", nargs="?", help="output folder")
     parser.add_argument("--kernels", help="comma-separated subset of: " +
-                        ", ".join(n for n, _ in KERNELS))
+                        ", ".join(n for n, _ in KERNELS) + "; or a set: " + ", ".join(SETS))
     parser.add_argument("--exhaustive-limit", type=int, default=400,
                         help="larger spaces use the recorded optimum (default 400)")
     parser.add_argument("--exhaustive-seconds", type=float, default=3600,
@@ -514,7 +589,8 @@ def main():
                            f"kernels{note})")
     print(text)
     (pathlib.Path(args.out) / "transformations.md").write_text(text)
-    return 1 if any(r["param"].get("failed") or r["default"].get("failed") for r in records) else 0
+    return 1 if any(r[k].get("failed") for r in records for k in ("param", "default", "expert")
+                    if k in r) else 0
 
 
 if __name__ == "__main__":
