@@ -28,17 +28,28 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
+// How a measured metric moved against the prediction: "held", "contradicted", "no change", or
+// "" where parent or node lacks it.
+std::string verdict_of(const search::Effect& effect, const search::Metrics& before,
+                       const search::Metrics& after, double* change_out = nullptr) {
+    const auto b = before.find(effect.metric);
+    const auto a = after.find(effect.metric);
+    if (b == before.end() || a == after.end()) return "";
+    const double change = b->second != 0.0 ? (a->second - b->second) / std::abs(b->second) : 0.0;
+    if (change_out) *change_out = change;
+    const double along = effect.direction * change;
+    return along > 0.02 ? "held" : along < -0.02 ? "contradicted" : "no change";
+}
+
 // "dram_bytes 2.1e+09 -> 1.9e+09 (-9.5%, expected down: held)"
 std::string metric_move(const search::Effect& effect, const search::Metrics& before,
                         const search::Metrics& after) {
     const std::string expected = effect.direction < 0 ? "down" : "up";
+    double change = 0.0;
+    const std::string verdict = verdict_of(effect, before, after, &change);
+    if (verdict.empty()) return effect.metric + ": not measured (expected " + expected + ")";
     const auto b = before.find(effect.metric);
     const auto a = after.find(effect.metric);
-    if (b == before.end() || a == after.end())
-        return effect.metric + ": not measured (expected " + expected + ")";
-    const double change = b->second != 0.0 ? (a->second - b->second) / std::abs(b->second) : 0.0;
-    const double along = effect.direction * change;
-    const char* verdict = along > 0.02 ? "held" : along < -0.02 ? "contradicted" : "no change";
     char percent[32];
     std::snprintf(percent, sizeof(percent), "%+.1f%%", 100.0 * change);
     return effect.metric + " " + precise(b->second) + " -> " + precise(a->second) + " (" + percent +
@@ -132,9 +143,24 @@ std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) 
         const search::TreeNode& parent = tree.nodes.at(tree.winning_path[step - 1]);
         const search::TreeNode& node = tree.nodes.at(tree.winning_path[step]);
         const search::Proposal& p = node.proposal;
+        // A rationale whose predictions the measurements contradict is no explanation of the
+        // gain: it is shown as what was proposed, and said to be contradicted.
+        int held = 0, contradicted = 0, measured = 0;
+        for (const auto& effect : p.expected) {
+            const std::string verdict = verdict_of(effect, parent.metrics, node.metrics);
+            measured += !verdict.empty();
+            held += verdict == "held";
+            contradicted += verdict == "contradicted";
+        }
+        const char* why = contradicted > 0 && held == 0
+                              ? "     proposed as (contradicted by the metrics below, so not the "
+                                "cause of the gain): "
+                          : measured == 0 && !p.expected.empty()
+                              ? "     proposed as (its metrics were not measured): "
+                              : "     why: ";
         out << "\n  " << step << ". [" << p.kind << "] " << p.transformation << "  (" << p.proposer
             << ")\n"
-            << "     why: " << p.rationale;
+            << why << p.rationale;
         if (!p.evidence.empty()) out << " [evidence: " << joined(p.evidence) << "]";
         out << "\n     gained: " << milliseconds(parent.outcome.median_ms) << " -> "
             << milliseconds(node.outcome.median_ms) << " ("

@@ -112,6 +112,7 @@ class TreeRun {
     }
 
     TreeResult finish(bool stopped_by_time) {
+        profile_winning_path();
         result_.stopped_by_time = stopped_by_time;
         result_.wall_s = elapsed();
         return std::move(result_);
@@ -139,6 +140,30 @@ class TreeRun {
         if (auto profiled = profile_(result_.nodes[id].candidate(), result_.nodes[id].outcome)) {
             result_.nodes[id].metrics = std::move(profiled->metrics);
             result_.nodes[id].bottleneck = std::move(profiled->bottleneck);
+        }
+    }
+
+    // The winning path is what `optiml explain` gives as the cause of the gain: each of its nodes
+    // is profiled, beyond max_profiles where the search had spent them, and each step's expected
+    // metrics are checked again against its parent, so that a rationale the measurements
+    // contradict shows as such. The rewards that guided the search stay as they were.
+    void profile_winning_path() {
+        if (!profile_) return;
+        const std::vector<std::size_t>& path = result_.winning_path;
+        std::vector<bool> profiled_now(path.size(), false);
+        for (std::size_t step = 0; step < path.size(); ++step) {
+            TreeNode& node = result_.nodes[path[step]];
+            if (node.rejected || !node.metrics.empty()) continue;
+            if (auto profiled = profile_(node.candidate(), node.outcome)) {
+                node.metrics = std::move(profiled->metrics);
+                node.bottleneck = std::move(profiled->bottleneck);
+                profiled_now[step] = true;
+            }
+        }
+        for (std::size_t step = 1; step < path.size(); ++step) {
+            if (!profiled_now[step] && !profiled_now[step - 1]) continue;
+            TreeNode& node = result_.nodes[path[step]];
+            node.consistency = judge_.check(info(path[step - 1]), node.proposal, node.metrics);
         }
     }
 

@@ -25,6 +25,23 @@ TEST(Explain, TellsEachStepsChangeReasonEvidenceMetricsAndGain) {
     EXPECT_NE(text.find("+#pragma unroll 4"), std::string::npos) << text;
 }
 
+// The case: --maxrregcount=32 credited with "more warps fit" while the registers did not
+// move. A rationale its own measurements contradict is shown as proposed, not as the cause.
+TEST(Explain, ARationaleTheMeasurementsContradictIsNotGivenAsTheCause) {
+    nlohmann::json m = manifest_with_tree();
+    nlohmann::json& node = m["search"]["tree"]["nodes"][1];
+    node["consistency"] = {{"held", 0}, {"contradicted", 1}, {"unmeasured", 0}};
+    node["metrics"]["instructions_executed"] = 1200;
+    const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+    const std::string text = explain(typed(m), none);
+    EXPECT_EQ(text.find("why: the loop holds"), std::string::npos) << text;
+    EXPECT_NE(text.find("proposed as (contradicted by the metrics below, so not the cause of the "
+                        "gain): the loop holds dominant stall stall-1"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("expected down: contradicted"), std::string::npos) << text;
+}
+
 TEST(Explain, WithoutTheTextsOrTheTreeItSaysSo) {
     const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
     EXPECT_NE(explain(typed(manifest_with_tree()), none).find("no diff"), std::string::npos);

@@ -240,7 +240,15 @@ TEST(TreeSearch, ProfilesCorrectNodesUpToTheLimitAndBacksUpTheirReward) {
     TreeOptions options;
     options.max_profiles = 5;
     const TreeResult tree = world.run(evaluator, {&world.steps}, {20, 1e9}, options);
-    ASSERT_EQ(world.profiler.profiled.size(), 5u);
+    // Five during the search; then the nodes of the winning path it had not profiled.
+    std::size_t path_unprofiled = 0;
+    for (const std::size_t id : tree.winning_path) {
+        const Candidate& c = tree.nodes[id].candidate();
+        path_unprofiled +=
+            std::find(world.profiler.profiled.begin(), world.profiler.profiled.begin() + 5, c) ==
+            world.profiler.profiled.begin() + 5;
+    }
+    ASSERT_EQ(world.profiler.profiled.size(), 5u + path_unprofiled);
     EXPECT_EQ(world.profiler.profiled.front(), world.start.root) << "the root is profiled first";
     std::size_t with_metrics = 0;
     for (const TreeNode& node : tree.nodes) {
@@ -249,7 +257,7 @@ TEST(TreeSearch, ProfilesCorrectNodesUpToTheLimitAndBacksUpTheirReward) {
             EXPECT_EQ(node.bottleneck, "memory");
         }
     }
-    EXPECT_EQ(with_metrics, 5u);
+    EXPECT_EQ(with_metrics, 5u + path_unprofiled);
     // A profiled child of a profiled parent moved its DRAM traffic the way the diagnosis wants.
     for (const TreeNode& node : tree.nodes) {
         if (!node.parent || node.metrics.empty() || tree.nodes[*node.parent].metrics.empty())
@@ -259,6 +267,32 @@ TEST(TreeSearch, ProfilesCorrectNodesUpToTheLimitAndBacksUpTheirReward) {
     }
     // The root's visits are every evaluation plus its own.
     EXPECT_DOUBLE_EQ(tree.nodes[0].visits, static_cast<double>(tree.trace.size() + 1));
+}
+
+// explain gives the winning path as the cause of the gain: every node on it has metrics and a
+// checked prediction, however few profiles the search itself had.
+TEST(TreeSearch, ProfilesEveryNodeOfTheWinningPathBeyondTheLimit) {
+    World world;
+    BatchEvaluator evaluator;
+    TreeOptions options;
+    options.max_profiles = 1;  // the root only, during the search
+    const TreeResult tree = world.run(evaluator, {&world.steps}, {20, 1e9}, options);
+    ASSERT_GE(tree.winning_path.size(), 2u) << "the fake world's steps get faster";
+    for (std::size_t step = 0; step < tree.winning_path.size(); ++step) {
+        const TreeNode& node = tree.nodes[tree.winning_path[step]];
+        EXPECT_FALSE(node.metrics.empty()) << "step " << step;
+        if (step > 0) {
+            EXPECT_GT(node.consistency.held + node.consistency.contradicted, 0)
+                << "step " << step << ": its prediction checked against its parent";
+        }
+    }
+    // Off the path, nothing beyond the limit.
+    std::size_t off_path_profiled = 0;
+    for (const TreeNode& node : tree.nodes)
+        off_path_profiled +=
+            !node.metrics.empty() && std::find(tree.winning_path.begin(), tree.winning_path.end(),
+                                               node.id) == tree.winning_path.end();
+    EXPECT_EQ(off_path_profiled, 0u);
 }
 
 TEST(TreeSearch, RecordsTheJudgesConsistencyCheck) {
