@@ -120,6 +120,12 @@ class RowKernelReader {
                     // The lanes' partial sums; the value before the loop counted once.
                     before += "if (" + lane + " != 0) " + a.name + " = 0; ";
                     after += " " + a.name + " += " + lane_value + ";";
+                } else if (a.combine == "if>" || a.combine == "if<") {
+                    // The kernel's own comparison, so ties and NaNs go as they did.
+                    const std::string other = a.name + "_lane";
+                    after += " { const auto " + other + " = " + lane_value + "; if (" + other +
+                             (a.combine == "if>" ? " > " : " < ") + a.name + ") " + a.name + " = " +
+                             other + "; }";
                 } else {
                     after +=
                         " " + a.name + " = " + a.combine + "(" + a.name + ", " + lane_value + ");";
@@ -296,11 +302,64 @@ class RowKernelReader {
         return true;
     }
 
-    // `name` used in the body only as `name += e;`, `name -= e;` or `name = f(name, e);` with f
-    // a min or max, e never naming it, one form throughout.
+    // `if (e > name) name = e;` (or `{ name = e; }`, `name < e`, `>=`, and the minimum's mirror
+    // images) starting at the `if` at token k: "if>" for a maximum, "if<" for a minimum, and one
+    // past the statement; nullopt for any other statement.
+    std::optional<std::pair<std::string, std::size_t>> conditional_extreme(
+        std::size_t k, const std::string& name) const {
+        if (text(k) != "if" || text(k + 1) != "(") return std::nullopt;
+        const std::size_t close = source::matching_bracket(code_, source_, k + 1);
+        std::size_t op = 0;
+        for (std::size_t j = k + 2; j < close; ++j) {
+            const std::string_view t = text(j);
+            if (t == "(" || t == "[")
+                j = source::matching_bracket(code_, source_, j);
+            else if (t == "<" || t == ">" || t == "<=" || t == ">=") {
+                if (op != 0) return std::nullopt;
+                op = j;
+            } else if (t == "&&" || t == "||" || t == "?") {
+                return std::nullopt;
+            }
+        }
+        if (op == 0) return std::nullopt;
+        const bool name_left = op == k + 3 && text(k + 2) == name;
+        const bool name_right = op + 2 == close && text(op + 1) == name;
+        if (name_left == name_right) return std::nullopt;
+        const std::size_t other_first = name_left ? op + 1 : k + 2;
+        const std::size_t other_end = name_left ? close : op;
+        for (std::size_t j = other_first; j < other_end; ++j)
+            if (text(j) == name) return std::nullopt;
+        std::size_t s = close + 1;
+        const bool braced = text(s) == "{";
+        if (braced) ++s;
+        if (text(s) != name || text(s + 1) != "=") return std::nullopt;
+        const std::size_t semicolon = source::statement_end(code_, source_, s) - 1;
+        if (text(semicolon) != ";" ||
+            spelling(s + 2, semicolon) != spelling(other_first, other_end))
+            return std::nullopt;
+        std::size_t end = semicolon + 1;
+        if (braced) {
+            if (text(end) != "}") return std::nullopt;
+            ++end;
+        }
+        // The value replaces the name when it is the larger: a maximum.
+        const std::string_view o = text(op);
+        const bool other_greater = name_right ? (o == ">" || o == ">=") : (o == "<" || o == "<=");
+        return std::pair{std::string(other_greater ? "if>" : "if<"), end};
+    }
+
+    // `name` used in the body only as `name += e;`, `name -= e;`, `name = f(name, e);` with f
+    // a min or max, or `if (e > name) name = e;` (conditional_extreme), e never naming it, one
+    // form throughout.
     std::optional<Accumulator> read_accumulator(TokenRange body, const std::string& name) const {
         Accumulator found{name, ""};
         for (std::size_t i = body.first; i < body.end; ++i) {
+            if (const auto extreme = conditional_extreme(i, name)) {
+                if (!found.combine.empty() && found.combine != extreme->first) return std::nullopt;
+                found.combine = extreme->first;
+                i = extreme->second - 1;
+                continue;
+            }
             if (text(i) != name || text(i - 1) == "." || text(i - 1) == "->") continue;
             const std::string_view before = text(i - 1);
             if (before != ";" && before != "{" && before != "}" && before != ")" &&

@@ -83,7 +83,8 @@ std::optional<std::string> privatize_atomics(std::string_view source, std::strin
 // index divided by 32, each outermost loop `for (int k = S; k < E; ++k)` after it starts at
 // S + lane and steps by 32 (its bound must name something known at run time, a row's length,
 // not a few constant steps), and a scalar a loop accumulates (`acc += e`, `acc -= e`,
-// `acc = fmaxf(acc, e)` and fminf, fmax, fmin, max, min) is combined across the warp by
+// `acc = fmaxf(acc, e)` and fminf, fmax, fmin, max, min, `if (e > acc) acc = e;` and its
+// mirror images) is combined across the warp by
 // shuffles right after it, so every lane holds the row's value. The launch needs the grid's x
 // times 32 and blocks of a multiple of 32 threads (the caller's to arrange). Preconditions, on the
 // tokens: each such loop stores only to elements indexed by a sum of invariant terms and its

@@ -118,6 +118,47 @@ TEST(CooperativeRows, ACsrRowWhoseRangeIsReadFromMemoryIsShared) {
     EXPECT_FALSE(cooperate_rows(written, "spmv")) << "row_ptr written";
 }
 
+// A softmax as it is often first written: the maximum kept by a comparison, the exponentials
+// stored and summed (in double), then scaled in place.
+TEST(CooperativeRows, ASoftmaxsComparedMaximumAndItsSumAreCombined) {
+    const std::string softmax =
+        R"(__global__ void softmax(float* out, const float* inp, int N, int C) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) {
+        const float* inp_row = inp + i * C;
+        float* out_row = out + i * C;
+        float maxval = -1e30f;
+        for (int j = 0; j < C; j++) {
+            if (inp_row[j] > maxval) {
+                maxval = inp_row[j];
+            }
+        }
+        double sum = 0.0;
+        for (int j = 0; j < C; j++) {
+            out_row[j] = expf(inp_row[j] - maxval);
+            sum += out_row[j];
+        }
+        for (int j = 0; j < C; j++) {
+            out_row[j] /= (float)sum;
+        }
+    }
+}
+)";
+    const auto text = cooperate_rows(softmax, "softmax");
+    ASSERT_TRUE(text);
+    EXPECT_EQ(lines(*text), lines(softmax));
+    EXPECT_TRUE(has(*text,
+                    "{ const auto maxval_lane = __shfl_xor_sync(0xffffffffu, maxval, "
+                    "optiml_offset); if (maxval_lane > maxval) maxval = maxval_lane; }"))
+        << *text;
+    EXPECT_TRUE(has(*text, "sum += __shfl_xor_sync(0xffffffffu, sum, optiml_offset);"));
+    EXPECT_TRUE(compiles(*text, "softmax"));
+    // A comparison that keeps something else than the compared value is no maximum.
+    std::string other = softmax;
+    other.replace(other.find("maxval = inp_row[j];"), 20, "maxval = inp_row[0];");
+    EXPECT_FALSE(cooperate_rows(other, "softmax"));
+}
+
 // Each kernel below would compute something else if 32 lanes shared its row.
 TEST(CooperativeRows, DeclinesWhereLanesSharingARowWouldChangeTheResult) {
     const auto declines = [](const std::string& body) {
