@@ -7,6 +7,9 @@ namespace optiml::propose {
 std::vector<search::Proposal> ParameterMoves::propose(const search::NodeInfo& node) {
     std::vector<search::Proposal> proposals;
     const search::Candidate& from = *node.candidate;
+    // Around the original kernel the parameter search has already done this walk: the tree's
+    // evaluations go to what only transformations reach, and parameters are re-tuned after them.
+    if (from.is_original_source() && from.options.empty() && from.grid.empty()) return proposals;
     for (std::size_t p = 0; p < space_.names.size(); ++p) {
         const std::string& name = space_.names[p];
         const auto& values = space_.values[p];

@@ -1,6 +1,7 @@
 // Parameter moves: a node's neighbours in the declared space (one parameter one step up or down
 // its list of values), keeping the node's source and options, wherever the constraints hold. They
-// let the tree re-tune the parameters after a rewrite changed what is best.
+// let the tree re-tune the parameters after a rewrite or an option changed what is best; around
+// the original kernel with the spec's options, which the parameter search walked, none is offered.
 #pragma once
 
 #include "driver/search/proposer.h"

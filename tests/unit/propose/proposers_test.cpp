@@ -100,6 +100,11 @@ TEST(ParameterMoves, OffersNeighboursThatHoldTheConstraintsAndKeepTheNodesSource
     const std::vector<search::Config> expected = {{{"BLOCK", 128}, {"ITEMS", 2}},
                                                   {{"BLOCK", 256}, {"ITEMS", 1}}};
     EXPECT_EQ(configs, expected);
+    // Around the original kernel the parameter search already walked: nothing.
+    EXPECT_TRUE(moves.propose(node(search::Candidate(from.parameters), nullptr, "")).empty());
+    search::Candidate with_option(from.parameters);
+    with_option.options = {"--use_fast_math"};
+    EXPECT_FALSE(moves.propose(node(with_option, nullptr, "")).empty());
 }
 
 TEST(OptionMoves, FastMathOnlyWhereTheKernelDoesMathAndRegisterCapsBelowItsRegisters) {
