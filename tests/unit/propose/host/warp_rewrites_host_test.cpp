@@ -1,0 +1,95 @@
+// The rewrites that change which thread does which work keep what a kernel computes: warp_per_row
+// (every lane of a warp on a thread of its own, shuffles exchanging values as on the GPU,
+// cuda_warp_shim.h) and coarsen_items, on the repository's thread-per-row kernels as written and
+// as the rewrites leave them (warp_kernels.h, generated at build time by write_rewritten_kernels),
+// each launched with the grid its rewrite asks for. Sums change their order of additions under
+// warp_per_row (a relative tolerance); a copy and coarsening keep every bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "tests/unit/propose/host/cuda_warp_shim.h"
+// clang-format off
+#include "warp_kernels.h"
+// clang-format on
+
+namespace {
+
+std::vector<float> uniform(std::size_t count, float low, float high, unsigned seed) {
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<float> draw(low, high);
+    std::vector<float> values(count);
+    for (float& v : values) v = draw(generator);
+    return values;
+}
+
+void expect_close(const std::vector<float>& expected, const std::vector<float>& actual,
+                  float rtol) {
+    ASSERT_EQ(expected.size(), actual.size());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        ASSERT_NEAR(actual[i], expected[i], rtol * std::abs(expected[i]) + 1e-6f) << "at " << i;
+}
+
+unsigned blocks(int items, unsigned block) {
+    return (static_cast<unsigned>(items) + block - 1) / block;
+}
+
+constexpr unsigned kBlock = 64;
+
+TEST(WarpRewritesOnTheHost, ANormalizationGivesTheSameRowsAWarpARowAndFourRowsAThread) {
+    ASSERT_TRUE(row_norm_rows::rewritten);
+    ASSERT_TRUE(row_norm_coarsen::rewritten);
+    const int rows = 70, cols = 100;  // a partial block; rows that no warp's stride divides
+    const std::vector<float> x = uniform(rows * cols, -2.0f, 2.0f, 1);
+    const std::vector<float> gamma = uniform(cols, 0.5f, 1.5f, 2);
+    const std::vector<float> beta = uniform(cols, -0.5f, 0.5f, 3);
+    std::vector<float> original(rows * cols, 0.0f), warp(rows * cols, 0.0f),
+        coarse(rows * cols, 0.0f);
+    const unsigned grid = blocks(rows, kBlock);
+    run_warps(grid, kBlock, [&] {
+        row_norm_original::row_norm(x.data(), gamma.data(), beta.data(), original.data(), rows,
+                                    cols);
+    });
+    run_warps(grid * 32, kBlock, [&] {
+        row_norm_rows::row_norm(x.data(), gamma.data(), beta.data(), warp.data(), rows, cols);
+    });
+    run_warps(blocks(grid, 4), kBlock, [&] {
+        row_norm_coarsen::row_norm(x.data(), gamma.data(), beta.data(), coarse.data(), rows, cols);
+    });
+    expect_close(original, warp, 1e-5f);
+    EXPECT_EQ(original, coarse);
+}
+
+TEST(WarpRewritesOnTheHost, AMatrixVectorProductInARegisterThenAWarpARow) {
+    ASSERT_TRUE(mvt_acc_rows::rewritten);
+    const int n = 77;
+    std::vector<float> a = uniform(n * n, 0.0f, 1.0f, 4), y = uniform(n, 0.0f, 1.0f, 5);
+    const std::vector<float> x1 = uniform(n, 0.0f, 1.0f, 6);
+    std::vector<float> original = x1, warp = x1;
+    run_warps(blocks(n, kBlock), kBlock,
+              [&] { mvt_original::mvt_kernel1(n, a.data(), original.data(), y.data()); });
+    run_warps(blocks(n, kBlock) * 32, kBlock,
+              [&] { mvt_acc_rows::mvt_kernel1(n, a.data(), warp.data(), y.data()); });
+    expect_close(original, warp, 1e-5f);
+}
+
+TEST(WarpRewritesOnTheHost, AnEmbeddingGatherCopiesTheSameRowsAWarpARow) {
+    ASSERT_TRUE(gather_rows_rows::rewritten);
+    const int rows = 70, dim = 37, entries = 50;
+    const std::vector<float> table = uniform(entries * dim, -1.0f, 1.0f, 7);
+    std::vector<int> index(rows);
+    std::mt19937 generator(8);
+    for (int& i : index) i = std::uniform_int_distribution<int>(0, entries - 1)(generator);
+    std::vector<float> original(rows * dim, 0.0f), warp(rows * dim, 0.0f);
+    run_warps(blocks(rows, kBlock), kBlock, [&] {
+        gather_rows_original::gather_rows(table.data(), index.data(), original.data(), rows, dim);
+    });
+    run_warps(blocks(rows, kBlock) * 32, kBlock, [&] {
+        gather_rows_rows::gather_rows(table.data(), index.data(), warp.data(), rows, dim);
+    });
+    EXPECT_EQ(original, warp);
+}
+
+}  // namespace
