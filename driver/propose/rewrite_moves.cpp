@@ -143,12 +143,15 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
     }
 }
 
-// Thread coarsening by 2, 4 and 8: the grid's x divided by the factor.
+// Thread coarsening by 2, 8, 32 and 128: the grid's x divided by the factor.
 void offer_coarsening(const NodeText& at, Offers& offers) {
     const search::Candidate& from = *at.node.candidate;
     const std::vector<std::string>& grid = from.grid.empty() ? at.context.grid : from.grid;
     if (grid.size() != 3) return;
-    for (const int factor : {2, 4, 8}) {
+    // Up to 128: a privatized histogram merges its copy once a block, which pays only over many
+    // items a thread (on an H100, 26.97 ms -> 2.26 ms at 2 items, where a grid-stride expert with
+    // hundreds of bytes a thread takes 0.054 ms).
+    for (const int factor : {2, 8, 32, 128}) {
         const std::string k = std::to_string(factor);
         offers.add(attempt([&] { return coarsen_items(at.source, at.context.kernel, factor); }),
                    {"coarsen_items by " + k,

@@ -291,7 +291,7 @@ TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
     EXPECT_FALSE(warp_per_row(search::Candidate({{"BLOCK", 48}})));
 }
 
-TEST(RewriteMoves, CoarseningByTwoFourAndEightDividesTheGridsX) {
+TEST(RewriteMoves, CoarseningByTwoToAHundredAndTwentyEightDividesTheGridsX) {
     Texts texts;
     KernelContext context =
         texts.context("copy", R"(__global__ void copy(int n, float* in, float* out) {
@@ -303,7 +303,7 @@ TEST(RewriteMoves, CoarseningByTwoFourAndEightDividesTheGridsX) {
     RewriteMoves moves(context);
     const auto offered =
         moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
-    for (const int factor : {2, 4, 8}) {
+    for (const int factor : {2, 8, 32, 128}) {
         const auto* p = find(offered, "coarsen_items by " + std::to_string(factor));
         ASSERT_NE(p, nullptr) << factor;
         EXPECT_TRUE(p->structural);
