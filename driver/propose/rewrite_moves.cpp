@@ -113,21 +113,37 @@ void offer_pointer_rewrites(const NodeText& at, Offers& offers) {
 
 // Rewrites that change which thread does which work or where data lives.
 void offer_structural_rewrites(const NodeText& at, Offers& offers) {
+    const search::Candidate& from = *at.node.candidate;
+    const std::vector<std::string>& grid = from.grid.empty() ? at.context.grid : from.grid;
     // Privatized atomics: cites the dominant stalls on the atomics' lines.
-    if (auto privatized =
-            privatize_atomics(at.source, at.context.kernel, at.context.pointer_counts)) {
+    const std::string& kernel = at.context.kernel;
+    if (auto privatized = privatize_atomics(at.source, kernel, at.context.pointer_counts)) {
+        const auto cited =
+            at.cited([&](int line) { return line_calls(at.source, line, "atomicAdd"); });
         offers.add(privatized,
                    {"privatize_atomics",
                     "the kernel adds into a small global array with atomics, which all blocks "
                     "contend for in L2: each block adds into its own copy in shared memory and "
                     "merges it once",
-                    at.cited([&](int line) { return line_calls(at.source, line, "atomicAdd"); }),
+                    cited,
                     {{"l2_sectors", -1}},
                     true});
+        // One item a thread merges a copy for every block of items; over 64 items a thread the
+        // merge is amortized. Coarsened first: a privatized body shares memory, which
+        // coarsen_items declines.
+        const auto coarse = attempt([&] { return coarsen_items(at.source, kernel, 64); });
+        if (coarse && grid.size() == 3)
+            offers.add(privatize_atomics(*coarse, kernel, at.context.pointer_counts),
+                       {"privatize_atomics over 64 items a thread",
+                        "the kernel adds into a small global array with atomics: each thread "
+                        "runs 64 items, a block apart, and each block adds into its own copy in "
+                        "shared memory, merged once for all of them",
+                        cited,
+                        {{"l2_sectors", -1}},
+                        true,
+                        {"ceil_div(" + grid[0] + ", 64)", grid[1], grid[2]}});
     }
     // A warp per row: the grid's x grows 32 times, so blocks must hold whole warps.
-    const search::Candidate& from = *at.node.candidate;
-    const std::vector<std::string>& grid = from.grid.empty() ? at.context.grid : from.grid;
     const auto threads =
         at.context.block_threads ? at.context.block_threads(from.parameters) : std::nullopt;
     if (grid.size() == 3 && threads && *threads % 32 == 0) {

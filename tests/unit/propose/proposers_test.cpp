@@ -255,6 +255,33 @@ TEST(RewriteMoves, PrivatizedAtomicsAreStructuralCiteTheStallOnTheAtomicAndRankF
     }
 }
 
+// One item a thread: the privatized copy is also offered over 64 items a thread, its merge
+// amortized (coarsened first; a privatized body is not coarsened after).
+TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
+    Texts texts;
+    KernelContext context = texts.context(
+        "histogram",
+        R"(__global__ void histogram(int n, const unsigned char* in, unsigned int* bins) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&bins[in[i]], 1u);
+}
+)");
+    context.pointer_counts = {{"in", 1 << 20}, {"bins", 256}};
+    context.grid = {"ceil_div(n, BLOCK)", "1", "1"};
+    RewriteMoves moves(context);
+    const auto offered =
+        moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "latency"));
+    const auto* both = find(offered, "privatize_atomics over 64 items a thread");
+    ASSERT_NE(both, nullptr);
+    EXPECT_TRUE(both->structural);
+    EXPECT_EQ(both->candidate.grid,
+              (std::vector<std::string>{"ceil_div(ceil_div(n, BLOCK), 64)", "1", "1"}));
+    const std::string& text = texts.by_id.at(both->candidate.source_id);
+    EXPECT_NE(text.find("optiml_item < 64"), std::string::npos) << text;
+    EXPECT_NE(text.find("optiml_private_bins"), std::string::npos) << text;
+    ASSERT_NE(find(offered, "privatize_atomics"), nullptr);  // and alone, at one item a thread
+}
+
 TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
     const std::string row_sums =
         R"(__global__ void row_sums(int rows, int cols, const float* in, float* out) {
