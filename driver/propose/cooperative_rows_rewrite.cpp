@@ -183,6 +183,11 @@ class RowKernelReader {
     // invariant index (a CSR row's `row_ptr[row]`): the same value for every lane and iteration.
     bool invariant_or_read_only_load(const LoopAnalysis& a, TokenRange r) const {
         if (a.invariant(r)) return true;
+        // `__ldg(&p[i])`, as a kernel that loads through the read-only path writes it.
+        if (r.end >= r.first + 8 && text(r.first) == "__ldg" && text(r.first + 1) == "(" &&
+            text(r.first + 2) == "&" && text(r.end - 1) == ")" &&
+            source::matching_bracket(code_, source_, r.first + 1) == r.end - 1)
+            r = {r.first + 3, r.end - 1};
         if (r.end < r.first + 4 || text(r.first + 1) != "[" || text(r.end - 1) != "]" ||
             source::matching_bracket(code_, source_, r.first + 1) != r.end - 1)
             return false;

@@ -61,6 +61,9 @@ std::vector<RealKernel> real_kernels() {
         {"tests/data/kernels/spmv_csr/spmv_csr.cu",
          "spmv_csr",
          {{"block_size_x", 256}, {"use_ldg", 0}}},
+        {"tests/data/kernels/spmv_csr/spmv_csr.cu",
+         "spmv_csr",
+         {{"block_size_x", 256}, {"use_ldg", 1}}},
         {"tests/data/kernels/row_norm/row_norm.cu", "row_norm", {}},
     };
 }
@@ -197,9 +200,9 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             EXPECT_EQ(results["vec4"], original) << kernel.path;  // the loop stores, as written
             EXPECT_NE(results["acc, vec4, hoist"].find("float4"), std::string::npos) << kernel.path;
         }
-        // A thread-per-row kernel as written: a warp shares each row. (spmv_csr is declined: its
-        // `#if use_ldg` branch, which the tokens see beside the other, starts at an __ldg.)
-        if (kernel.name == "row_norm") {
+        // Thread-per-row kernels as written: a warp shares each row (spmv_csr in both branches of
+        // its `#if use_ldg`, which the tokens see side by side; one starts its row at an __ldg).
+        if (kernel.name == "row_norm" || kernel.name == "spmv_csr") {
             EXPECT_NE(results["rows"].find("__shfl_xor_sync"), std::string::npos) << kernel.path;
         }
         // mvt's thread per row: once its sum is in a register, a warp shares each row.

@@ -1,8 +1,9 @@
 // The rewrites that change which thread does which work keep what a kernel computes: warp_per_row
 // (every lane of a warp on a thread of its own, shuffles exchanging values as on the GPU,
-// cuda_warp_shim.h) and coarsen_items, on the repository's thread-per-row kernels as written and
-// as the rewrites leave them (warp_kernels.h, generated at build time by write_rewritten_kernels),
-// each launched with the grid its rewrite asks for. Sums change their order of additions under
+// cuda_warp_shim.h) and coarsen_items, on the repository's thread-per-row kernels (row_norm, mvt,
+// the bench's embedding gather, Kernel Tuner's CSR product) as written and as the rewrites leave
+// them (warp_kernels.h, generated at build time by write_rewritten_kernels), each launched with
+// the grid its rewrite asks for. Sums change their order of additions under
 // warp_per_row (a relative tolerance); a copy and coarsening keep every bit.
 #include <gtest/gtest.h>
 
@@ -90,6 +91,34 @@ TEST(WarpRewritesOnTheHost, AnEmbeddingGatherCopiesTheSameRowsAWarpARow) {
         gather_rows_rows::gather_rows(table.data(), index.data(), warp.data(), rows, dim);
     });
     EXPECT_EQ(original, warp);
+}
+
+// Kernel Tuner's CSR kernel (its block's width by the block_size_x macro, 256 here): each row's
+// range is read from row_ptr; rows of 0 to 40 nonzeros.
+TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
+    ASSERT_TRUE(spmv_rows::rewritten);
+    const int rows = 300, cols = 500;
+    std::mt19937 generator(9);
+    std::vector<int> row_ptr(rows + 1, 0), col_idx;
+    for (int r = 0; r < rows; ++r) {
+        const int count = std::uniform_int_distribution<int>(0, 40)(generator);
+        for (int k = 0; k < count; ++k)
+            col_idx.push_back(std::uniform_int_distribution<int>(0, cols - 1)(generator));
+        row_ptr[r + 1] = static_cast<int>(col_idx.size());
+    }
+    const std::vector<float> values = uniform(col_idx.size(), -1.0f, 1.0f, 10);
+    const std::vector<float> x = uniform(cols, -1.0f, 1.0f, 11);
+    std::vector<float> original(rows, 0.0f), warp(rows, 0.0f);
+    constexpr unsigned kWidth = 256;  // spmv_csr.cu's block_size_x
+    run_warps(blocks(rows, kWidth), kWidth, [&] {
+        spmv_original::spmv_csr(rows, cols, row_ptr.data(), col_idx.data(), values.data(), x.data(),
+                                original.data());
+    });
+    run_warps(blocks(rows, kWidth) * 32, kWidth, [&] {
+        spmv_rows::spmv_csr(rows, cols, row_ptr.data(), col_idx.data(), values.data(), x.data(),
+                            warp.data());
+    });
+    expect_close(original, warp, 1e-5f);
 }
 
 }  // namespace
