@@ -143,6 +143,15 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
                         true,
                         {"ceil_div(" + grid[0] + ", 64)", grid[1], grid[2]}});
     }
+    // A naive transpose through a shared tile: the stores a column apart are what it answers.
+    offers.add(attempt([&] { return transpose_through_shared(at.source, kernel); }),
+               {"transpose_through_shared",
+                "each warp's stores of the transposed element land a column apart, one sector "
+                "each: the block stages its tile in padded shared memory and writes it out "
+                "row by row",
+                at.cited([&](int) { return true; }),
+                {{"l2_sectors", -1}},
+                true});
     // A warp per row: the grid's x grows 32 times, so blocks must hold whole warps.
     const auto threads =
         at.context.block_threads ? at.context.block_threads(from.parameters) : std::nullopt;

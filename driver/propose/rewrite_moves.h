@@ -7,8 +7,8 @@
 // loads hoisted out of a storing loop, and a read-modified-written element accumulated in a
 // register (citing the stall the loop holds, else the diagnosis); and the structural rewrites:
 // privatized atomics, a warp per row for a kernel written one thread per row (its child
-// launches the node's grid with x times 32), and thread coarsening by 2, 8, 32 and 128 (x
-// divided). Rewrites edit only the kernel's own text (rewrites.h) and compose.
+// launches the node's grid with x times 32), thread coarsening by 2, 8, 32 and 128 (x
+// divided), and a naive transpose staged through a shared tile. Rewrites edit only the kernel's own text (rewrites.h) and compose.
 #pragma once
 
 #include "driver/propose/kernel_context.h"

@@ -282,6 +282,26 @@ TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
     ASSERT_NE(find(offered, "privatize_atomics"), nullptr);  // and alone, at one item a thread
 }
 
+TEST(RewriteMoves, ANaiveTransposeIsStagedThroughASharedTileAtItsOwnLaunch) {
+    Texts texts;
+    KernelContext context = texts.context(
+        "transpose", R"(__global__ void transpose(int rows, int cols, const float* in, float* out) {
+    int x = blockIdx.x * block_size_x + threadIdx.x;
+    int y = blockIdx.y * block_size_y + threadIdx.y;
+    if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];
+}
+)");
+    context.grid = {"ceil_div(cols, block_size_x)", "ceil_div(rows, block_size_y)", "1"};
+    RewriteMoves moves(context);
+    const auto offered =
+        moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
+    const auto* tiled = find(offered, "transpose_through_shared");
+    ASSERT_NE(tiled, nullptr);
+    EXPECT_TRUE(tiled->structural);
+    EXPECT_TRUE(tiled->candidate.grid.empty()) << "the launch is the node's";
+    EXPECT_EQ(tiled->expected, (std::vector<search::Effect>{{"l2_sectors", -1}}));
+}
+
 TEST(RewriteMoves, AWarpPerRowIsStructuralAndMultipliesTheGridsX) {
     const std::string row_sums =
         R"(__global__ void row_sums(int rows, int cols, const float* in, float* out) {

@@ -121,6 +121,8 @@ std::map<std::string, std::function<std::string(const std::string&)>> steps(
         {"acc", loops(accumulate_in_register)},
         {"rows", [=](const std::string& s) { return cooperate_rows(s, kernel).value_or(s); }},
         {"coarsen", [=](const std::string& s) { return coarsen_items(s, kernel, 4).value_or(s); }},
+        {"tile",
+         [=](const std::string& s) { return transpose_through_shared(s, kernel).value_or(s); }},
     };
 }
 
@@ -164,6 +166,8 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
             {"acc", "rows"},
             {"acc", "rows", "unroll2", "restrict", "ldg"},
             {"coarsen"},
+            {"tile"},
+            {"restrict", "ldg", "tile", "bounds"},
             {"restrict", "coarsen", "acc", "vec4", "unroll2"},
             {"acc", "hoist", "vec4"},
             {"acc", "vec4", "hoist"},
@@ -204,6 +208,9 @@ TEST(RealKernelRewrites, AllCompileWithNvrtc) {
         // its `#if use_ldg`, which the tokens see side by side; one starts its row at an __ldg).
         if (kernel.name == "row_norm" || kernel.name == "spmv_csr") {
             EXPECT_NE(results["rows"].find("__shfl_xor_sync"), std::string::npos) << kernel.path;
+        }
+        if (kernel.name == "naive_transpose") {
+            EXPECT_NE(results["restrict, ldg, tile, bounds"].find("__shared__"), std::string::npos);
         }
         // mvt's thread per row: once its sum is in a register, a warp shares each row.
         if (kernel.name == "mvt_kernel1") {

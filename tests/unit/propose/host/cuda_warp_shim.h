@@ -1,7 +1,9 @@
-// Just enough of CUDA for kernels whose lanes meet only in warp shuffles to compile as host C++
-// and run with every thread of a block on a thread of its own, so that __shfl_xor_sync exchanges
-// values between the 32 lanes of a warp as the GPU does (each shuffle a meeting of the warp's
-// live lanes). 1-D blocks of a multiple of 32 threads; no shared memory, barriers or atomics.
+// Just enough of CUDA for kernels whose threads meet in warp shuffles, block barriers and
+// shared memory to compile as host C++ and run with every thread of a block on a thread of its
+// own: __shfl_xor_sync exchanges values between the 32 lanes of a warp as the GPU does (each
+// shuffle a meeting of the warp's live lanes), __syncthreads is a meeting of the block's live
+// threads, and __shared__ is static storage, which the threads of the one block running share.
+// Blocks of a multiple of 32 threads, run one after another; no atomics.
 #pragma once
 
 #include <barrier>
@@ -20,6 +22,7 @@ inline HostDim3 blockDim, gridDim;
 
 #define __global__
 #define __launch_bounds__(...)
+#define __shared__ static
 
 inline float rsqrtf(float x) {
     return 1.0f / std::sqrt(x);
@@ -36,6 +39,11 @@ struct HostWarp {
     unsigned char slots[32][8] = {};
 };
 inline thread_local HostWarp* this_warp = nullptr;
+inline thread_local std::barrier<>* this_block = nullptr;
+
+inline void __syncthreads() {
+    this_block->arrive_and_wait();
+}
 
 // Every live lane writes its value, all meet, each reads its partner's, all meet again (so no
 // slot is overwritten before it was read).
@@ -51,24 +59,37 @@ T __shfl_xor_sync(unsigned /*mask*/, T value, int offset) {
     return other;
 }
 
-// Runs `kernel()` for every thread of a 1-D grid: one block at a time, its threads at once.
+// Runs `kernel()` for every thread of a 2-D grid of 2-D blocks: one block at a time, its threads
+// at once (warps of 32 consecutive threads, x fastest, as on the GPU).
+template <class Kernel>
+void run_blocks(HostDim3 grid, HostDim3 block, Kernel kernel) {
+    gridDim = {grid.x, grid.y, 1};
+    blockDim = {block.x, block.y, 1};
+    const unsigned size = block.x * block.y;
+    for (unsigned by = 0; by < grid.y; ++by)
+        for (unsigned bx = 0; bx < grid.x; ++bx) {
+            std::vector<std::unique_ptr<HostWarp>> warps;
+            for (unsigned w = 0; w < size / 32; ++w) warps.push_back(std::make_unique<HostWarp>());
+            std::barrier<> meet(static_cast<std::ptrdiff_t>(size));
+            std::vector<std::thread> threads;
+            for (unsigned t = 0; t < size; ++t) {
+                threads.emplace_back([&, bx, by, t] {
+                    blockIdx = {bx, by, 0};
+                    threadIdx = {t % block.x, t / block.x, 0};
+                    this_warp = warps[t / 32].get();
+                    this_block = &meet;
+                    kernel();
+                    // A thread that ended waits for no one.
+                    this_warp->meet.arrive_and_drop();
+                    this_block->arrive_and_drop();
+                });
+            }
+            for (std::thread& thread : threads) thread.join();
+        }
+}
+
+// The same for a 1-D grid of 1-D blocks.
 template <class Kernel>
 void run_warps(unsigned grid, unsigned block, Kernel kernel) {
-    gridDim = {grid, 1, 1};
-    blockDim = {block, 1, 1};
-    for (unsigned b = 0; b < grid; ++b) {
-        std::vector<std::unique_ptr<HostWarp>> warps;
-        for (unsigned w = 0; w < block / 32; ++w) warps.push_back(std::make_unique<HostWarp>());
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < block; ++t) {
-            threads.emplace_back([&, b, t] {
-                blockIdx = {b, 0, 0};
-                threadIdx = {t, 0, 0};
-                this_warp = warps[t / 32].get();
-                kernel();
-                this_warp->meet.arrive_and_drop();  // a lane that ended waits for no one
-            });
-        }
-        for (std::thread& thread : threads) thread.join();
-    }
+    run_blocks({grid, 1, 1}, {block, 1, 1}, kernel);
 }

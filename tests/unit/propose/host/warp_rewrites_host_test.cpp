@@ -1,7 +1,8 @@
 // The rewrites that change which thread does which work keep what a kernel computes: warp_per_row
 // (every lane of a warp on a thread of its own, shuffles exchanging values as on the GPU,
 // cuda_warp_shim.h) and coarsen_items, on the repository's thread-per-row kernels (row_norm, mvt,
-// the bench's embedding gather, Kernel Tuner's CSR product) as written and as the rewrites leave
+// the bench's embedding gather, Kernel Tuner's CSR product) and transpose_through_shared (the
+// naive transpose) as written and as the rewrites leave
 // them (warp_kernels.h, generated at build time by write_rewritten_kernels), each launched with
 // the grid its rewrite asks for. Sums change their order of additions under
 // warp_per_row (a relative tolerance); a copy and coarsening keep every bit.
@@ -93,7 +94,7 @@ TEST(WarpRewritesOnTheHost, AnEmbeddingGatherCopiesTheSameRowsAWarpARow) {
     EXPECT_EQ(original, warp);
 }
 
-// Kernel Tuner's CSR kernel (its block's width by the block_size_x macro, 256 here): each row's
+// Kernel Tuner's CSR kernel (its block's width by the block_size_x macro): each row's
 // range is read from row_ptr; rows of 0 to 40 nonzeros.
 TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
     ASSERT_TRUE(spmv_rows::rewritten);
@@ -109,7 +110,7 @@ TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
     const std::vector<float> values = uniform(col_idx.size(), -1.0f, 1.0f, 10);
     const std::vector<float> x = uniform(cols, -1.0f, 1.0f, 11);
     std::vector<float> original(rows, 0.0f), warp(rows, 0.0f);
-    constexpr unsigned kWidth = 256;  // spmv_csr.cu's block_size_x
+    constexpr unsigned kWidth = block_size_x;  // the macro spmv_csr.cu's index reads
     run_warps(blocks(rows, kWidth), kWidth, [&] {
         spmv_original::spmv_csr(rows, cols, row_ptr.data(), col_idx.data(), values.data(), x.data(),
                                 original.data());
@@ -119,6 +120,24 @@ TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
                             warp.data());
     });
     expect_close(original, warp, 1e-5f);
+}
+
+// A naive transpose staged through a shared tile (block_size_x by block_size_y: spmv_csr.cu's
+// 256 by naive_transpose.cu's 16 in this header), on sizes that leave partial tiles at the right
+// and bottom edges: the same bits.
+TEST(WarpRewritesOnTheHost, ATransposeThroughASharedTileGivesTheSameBits) {
+    ASSERT_TRUE(transpose_tiled::rewritten);
+    const int rows = 37, cols = 45;
+    const std::vector<float> in = uniform(rows * cols, -1.0f, 1.0f, 12);
+    std::vector<float> original(rows * cols, 0.0f), tiled(rows * cols, 0.0f);
+    const HostDim3 grid{blocks(cols, block_size_x), blocks(rows, block_size_y), 1};
+    const HostDim3 block{block_size_x, block_size_y, 1};
+    run_blocks(grid, block, [&] {
+        transpose_original::naive_transpose(rows, cols, in.data(), original.data());
+    });
+    run_blocks(grid, block,
+               [&] { transpose_tiled::naive_transpose(rows, cols, in.data(), tiled.data()); });
+    EXPECT_EQ(original, tiled);
 }
 
 }  // namespace

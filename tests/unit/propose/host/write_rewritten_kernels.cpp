@@ -3,7 +3,7 @@
 // side (cuda_host_shim.h).
 //   write_rewritten_kernels <out.h> (<kernel.cu> <kernel name> <namespace> <chain>)...
 // A chain names rewrites joined by ',' (vec4, vec2, hoist, acc, unroll, ldg, restrict, each
-// applied to every loop it takes, last loop first; rows and coarsen4, the whole kernel's);
+// applied to every loop it takes, last loop first; rows, coarsen4 and tile, the whole kernel's);
 // "original" is the text as it is.
 #include <fstream>
 #include <iostream>
@@ -47,6 +47,8 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
             source = restrict_pointers(source, kernel, pointers).value_or(source);
         } else if (step == "rows") {
             source = cooperate_rows(source, kernel).value_or(source);
+        } else if (step == "tile") {
+            source = transpose_through_shared(source, kernel).value_or(source);
         } else if (step == "coarsen4") {
             source = coarsen_items(source, kernel, 4).value_or(source);
         } else if (step == "vec4" || step == "vec2" || step == "hoist" || step == "acc" ||
