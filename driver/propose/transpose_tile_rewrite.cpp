@@ -18,12 +18,17 @@
 namespace optiml::propose {
 namespace {
 
-// `T name = blockIdx.D * block_size_D + threadIdx.D;` for D = x or y (the block's extent by
-// Kernel Tuner's macro, which the tile's size needs at compile time).
+// `T name = blockIdx.D * E + threadIdx.D;` for D = x or y, E the block's extent along D:
+// `blockDim.D`, or one name or number (Kernel Tuner's `block_size_D`, a `TILE_DIM`).
 struct AxisIndex {
     std::string name;
     char axis = 0;
+    std::string extent;  // E as written
 };
+
+// Elements of the flat tile: a block's rows padded by one, block_y * (block_x + 1) = threads +
+// block_y, at most 1024 + 1024 whatever the block's shape.
+constexpr int kTileElements = 2048;
 
 class TransposeReader {
   public:
@@ -45,6 +50,7 @@ class TransposeReader {
             const auto index = axis_index(statements[i].first, statements[i].second);
             if (!index) return false;
             (index->axis == 'x' ? x_ : y_) = index->name;
+            (index->axis == 'x' ? bx_ : by_) = index->extent;
         }
         if (x_.empty() || y_.empty()) return false;
         return read_copy(statements[2].first, statements[2].second);
@@ -55,17 +61,17 @@ class TransposeReader {
         const std::string cond = span(condition_);
         std::vector<TextEdit> edits;
         // The tile's declaration on the line of the body's brace: every line keeps its number.
-        edits.push_back(
-            {code_[open_].end, 0,
-             " __shared__ " + element_type_ + " " + tile + "[block_size_y][block_size_x + 1];"});
+        edits.push_back({code_[open_].end, 0,
+                         " __shared__ " + element_type_ + " " + tile + "[" +
+                             std::to_string(kTileElements) + "];"});
+        const std::string bx = "(" + bx_ + ")", by = "(" + by_ + ")", row = "(" + bx + " + 1)";
         const std::string write =
-            "if (" + cond + ") " + tile + "[threadIdx.y][threadIdx.x] = " + span(load_) +
-            "; __syncthreads(); { const unsigned " + thread +
-            " = threadIdx.y * block_size_x + threadIdx.x; const int " + x_ +
-            " = blockIdx.x * block_size_x + " + thread + " / block_size_y; const int " + y_ +
-            " = blockIdx.y * block_size_y + " + thread + " % block_size_y; if (" + cond + ") " +
-            span(store_) + " = " + tile + "[" + thread + " % block_size_y][" + thread +
-            " / block_size_y]; }";
+            "if (" + cond + ") " + tile + "[threadIdx.y * " + row +
+            " + threadIdx.x] = " + span(load_) + "; __syncthreads(); { const unsigned " + thread +
+            " = threadIdx.y * " + bx + " + threadIdx.x; const int " + x_ + " = blockIdx.x * " + bx +
+            " + " + thread + " / " + by + "; const int " + y_ + " = blockIdx.y * " + by + " + " +
+            thread + " % " + by + "; if (" + cond + ") " + span(store_) + " = " + tile + "[" +
+            thread + " % " + by + " * " + row + " + " + thread + " / " + by + "]; }";
         edits.push_back(
             {code_[copy_begin_].begin, code_[copy_end_ - 1].end - code_[copy_begin_].begin, write});
         return apply_edits(source_, std::move(edits));
@@ -97,12 +103,27 @@ class TransposeReader {
         const std::string spelled = spelling(eq + 1, e - 1);
         for (const char axis : {'x', 'y'}) {
             const std::string d(1, axis);
-            const std::string block = "blockIdx . " + d, width = "block_size_" + d,
-                              thread = "threadIdx . " + d;
-            for (const std::string& form :
-                 {block + " * " + width + " + " + thread, width + " * " + block + " + " + thread,
-                  thread + " + " + block + " * " + width, thread + " + " + width + " * " + block})
-                if (spelled == form) return AxisIndex{text(eq - 1), axis};
+            const std::string block = "blockIdx . " + d, thread = "threadIdx . " + d;
+            // The extent: blockDim.D, or the one name or number in its place.
+            std::vector<std::string> extents = {"blockDim . " + d};
+            for (std::size_t i = eq + 1; i + 1 < e; ++i) {
+                const bool word = code_[i].kind == source::TokenKind::Identifier ||
+                                  code_[i].kind == source::TokenKind::Number;
+                const std::string t = text(i);
+                if (word && t != "blockIdx" && t != "threadIdx" && t != "blockDim" && t != d &&
+                    text_view(i - 1) != ".")
+                    extents.push_back(t);
+            }
+            for (const std::string& width : extents)
+                for (const std::string& form : {block + " * " + width + " + " + thread,
+                                                width + " * " + block + " + " + thread,
+                                                thread + " + " + block + " * " + width,
+                                                thread + " + " + width + " * " + block})
+                    if (spelled == form) {
+                        std::string extent = width;
+                        std::erase(extent, ' ');
+                        return AxisIndex{text(eq - 1), axis, extent};
+                    }
         }
         return std::nullopt;
     }
@@ -164,7 +185,7 @@ class TransposeReader {
     const source::KernelText& kernel_;
     std::vector<source::Token> code_;
     std::size_t open_ = 0, close_ = 0;
-    std::string x_, y_, element_type_;
+    std::string x_, y_, bx_, by_, element_type_;
     TokenRange condition_, store_, load_;
     std::size_t out_ = 0, in_ = 0, copy_begin_ = 0, copy_end_ = 0;
 };

@@ -94,13 +94,14 @@ std::optional<std::string> privatize_atomics(std::string_view source, std::strin
 // same value). Sums change their order of additions. nullopt where it does not apply.
 std::optional<std::string> cooperate_rows(std::string_view source, std::string_view kernel);
 
-// A naive transpose: a body of exactly `int x = blockIdx.x * block_size_x + threadIdx.x;`, the
-// same for y, and `if (cond) out[x * R + y] = in[y * C + x];` (any order of the products' terms;
-// the block's extents by Kernel Tuner's macros, which size the tile at compile time). Each block
-// stages its tile in `__shared__ T tile[block_size_y][block_size_x + 1]` (padded: a column's
-// reads fall in distinct banks), waits at a barrier, and each thread writes the transposed
-// element of the tile at consecutive positions of a row of out, under the same condition. The
-// launch is unchanged. nullopt for any other body.
+// A naive transpose: a body of exactly `int x = blockIdx.x * blockDim.x + threadIdx.x;` (the
+// extent also a name or number: Kernel Tuner's block_size_x, a TILE_DIM), the same for y, and
+// `if (cond) out[x * R + y] = in[y * C + x];` (any order of the products' terms; the load also
+// `__ldg(&in[...])`). Each block stages its tile in a flat `__shared__ T tile[2048]`, rows
+// padded by one (a column's reads fall in distinct banks; 2048 holds the tile of any block of at
+// most 1024 threads), waits at a barrier, and each thread writes the transposed element of the
+// tile at consecutive positions of a row of out, under the same condition. The launch is
+// unchanged. nullopt for any other body.
 std::optional<std::string> transpose_through_shared(std::string_view source,
                                                     std::string_view kernel);
 

@@ -26,15 +26,13 @@ TEST(TransposeThroughShared, TheTileIsStagedAndWrittenRowByRow) {
     const auto text = transpose_through_shared(kNaive, "transpose");
     ASSERT_TRUE(text);
     EXPECT_EQ(lines(*text), lines(kNaive));
-    EXPECT_NE(text->find("__shared__ float optiml_tile[block_size_y][block_size_x + 1];"),
+    EXPECT_NE(text->find("__shared__ float optiml_tile[2048];"), std::string::npos) << *text;
+    EXPECT_NE(text->find("if (x < cols && y < rows) optiml_tile[threadIdx.y * ((block_size_x) + "
+                         "1) + threadIdx.x] = in[y * cols + x]; __syncthreads();"),
               std::string::npos)
         << *text;
-    EXPECT_NE(text->find("if (x < cols && y < rows) optiml_tile[threadIdx.y][threadIdx.x] = "
-                         "in[y * cols + x]; __syncthreads();"),
-              std::string::npos)
-        << *text;
-    EXPECT_NE(text->find("out[x * rows + y] = optiml_tile[optiml_t % block_size_y][optiml_t / "
-                         "block_size_y];"),
+    EXPECT_NE(text->find("out[x * rows + y] = optiml_tile[optiml_t % (block_size_y) * "
+                         "((block_size_x) + 1) + optiml_t / (block_size_y)];"),
               std::string::npos)
         << *text;
     EXPECT_TRUE(compiles("#define block_size_x 32\n#define block_size_y 8\n" + *text, "transpose"));
@@ -51,13 +49,16 @@ TEST(TransposeThroughShared, DeclinesWhatIsNoPlainTranspose) {
     const std::string y = "    int y = blockIdx.y * block_size_y + threadIdx.y;\n";
     EXPECT_FALSE(
         declines(x + y + "    if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];\n"));
-    // A copy (no transposition), a scaled element, the block's extent at run time only.
+    // A copy (no transposition), a scaled element.
     EXPECT_TRUE(
         declines(x + y + "    if (x < cols && y < rows) out[y * cols + x] = in[y * cols + x];\n"));
     EXPECT_TRUE(declines(
         x + y + "    if (x < cols && y < rows) out[x * rows + y] = 2 * in[y * cols + x];\n"));
-    EXPECT_TRUE(declines("    int x = blockIdx.x * blockDim.x + threadIdx.x;\n" + y +
-                         "    if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];\n"));
+    // The extent as blockDim (the usual form) or a TILE_DIM also does.
+    EXPECT_FALSE(
+        declines("    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    int y = threadIdx.y + blockIdx.y * TILE_DIM;\n"
+                 "    if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];\n"));
     // Anything else in the body.
     EXPECT_TRUE(declines(x + y +
                          "    if (x >= cols) return;\n"

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -66,6 +67,8 @@ void run_blocks(HostDim3 grid, HostDim3 block, Kernel kernel) {
     gridDim = {grid.x, grid.y, 1};
     blockDim = {block.x, block.y, 1};
     const unsigned size = block.x * block.y;
+    if (size == 0 || size % 32 != 0 || size > 1024)
+        throw std::invalid_argument("run_blocks: blocks of whole warps, at most 1024 threads");
     for (unsigned by = 0; by < grid.y; ++by)
         for (unsigned bx = 0; bx < grid.x; ++bx) {
             std::vector<std::unique_ptr<HostWarp>> warps;

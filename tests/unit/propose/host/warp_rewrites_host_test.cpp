@@ -15,6 +15,11 @@
 #include "tests/unit/propose/host/cuda_warp_shim.h"
 // clang-format off
 #include "warp_kernels.h"
+// spmv_csr.cu's block width (its index reads the macro); the transpose's header has its own.
+constexpr unsigned kSpmvWidth = block_size_x;
+#undef block_size_x
+#undef block_size_y
+#include "tile_kernels.h"
 // clang-format on
 
 namespace {
@@ -110,7 +115,7 @@ TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
     const std::vector<float> values = uniform(col_idx.size(), -1.0f, 1.0f, 10);
     const std::vector<float> x = uniform(cols, -1.0f, 1.0f, 11);
     std::vector<float> original(rows, 0.0f), warp(rows, 0.0f);
-    constexpr unsigned kWidth = block_size_x;  // the macro spmv_csr.cu's index reads
+    constexpr unsigned kWidth = kSpmvWidth;
     run_warps(blocks(rows, kWidth), kWidth, [&] {
         spmv_original::spmv_csr(rows, cols, row_ptr.data(), col_idx.data(), values.data(), x.data(),
                                 original.data());
@@ -122,9 +127,8 @@ TEST(WarpRewritesOnTheHost, ACsrMatrixVectorProductGivesTheSameRowsAWarpARow) {
     expect_close(original, warp, 1e-5f);
 }
 
-// A naive transpose staged through a shared tile (block_size_x by block_size_y: spmv_csr.cu's
-// 256 by naive_transpose.cu's 16 in this header), on sizes that leave partial tiles at the right
-// and bottom edges: the same bits.
+// A naive transpose staged through a shared tile (naive_transpose.cu's 16 x 16 block), on sizes
+// that leave partial tiles at the right and bottom edges: the same bits.
 TEST(WarpRewritesOnTheHost, ATransposeThroughASharedTileGivesTheSameBits) {
     ASSERT_TRUE(transpose_tiled::rewritten);
     const int rows = 37, cols = 45;
