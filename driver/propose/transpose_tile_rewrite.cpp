@@ -1,6 +1,7 @@
 // transpose_through_shared: a naive transpose (each thread copies in[y][x] to out[x][y], so a
 // warp's stores are a column apart) stages its block's tile in padded shared memory and writes
 // the transposed tile from it, so that a warp's stores go to consecutive addresses.
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <set>
@@ -72,8 +73,13 @@ class TransposeReader {
             " + " + thread + " / " + by + "; const int " + y_ + " = blockIdx.y * " + by + " + " +
             thread + " % " + by + "; if (" + cond + ") " + span(store_) + " = " + tile + "[" +
             thread + " % " + by + " * " + row + " + " + thread + " / " + by + "]; }";
+        // As many line breaks as the copy spanned (a braced one), so later lines keep their
+        // numbers.
+        const std::size_t begin = code_[copy_begin_].begin, end = code_[copy_end_ - 1].end;
+        const auto breaks = std::count(source_.begin() + static_cast<std::ptrdiff_t>(begin),
+                                       source_.begin() + static_cast<std::ptrdiff_t>(end), '\n');
         edits.push_back(
-            {code_[copy_begin_].begin, code_[copy_end_ - 1].end - code_[copy_begin_].begin, write});
+            {begin, end - begin, write + std::string(static_cast<std::size_t>(breaks), '\n')});
         return apply_edits(source_, std::move(edits));
     }
 
@@ -129,14 +135,21 @@ class TransposeReader {
     }
 
     // `if ( cond ) OUT [ x * R + y ] = IN [ y * C + x ] ;` with OUT and IN pointer parameters.
-    bool read_copy(std::size_t s, std::size_t e) {
+    bool read_copy(std::size_t s, std::size_t statement_end) {
         if (text_view(s) != "if" || text_view(s + 1) != "(") return false;
         const std::size_t close = source::matching_bracket(code_, source_, s + 1);
+        // The copy alone, or in braces: e is one past its ';'.
+        std::size_t e = statement_end;
+        if (text_view(close + 1) == "{") {
+            if (source::matching_bracket(code_, source_, close + 1) != statement_end - 1)
+                return false;
+            e = statement_end - 1;
+        }
         if (close + 1 >= e || text_view(e - 1) != ";") return false;
         condition_ = {s + 2, close};
         for (std::size_t i = condition_.first; i < condition_.end; ++i)
             if (text_view(i) == "[" || text_view(i) == "(") return false;  // bounds only
-        const std::size_t out = close + 1;
+        const std::size_t out = text_view(close + 1) == "{" ? close + 2 : close + 1;
         if (text_view(out + 1) != "[") return false;
         const std::size_t out_close = source::matching_bracket(code_, source_, out + 1);
         if (text_view(out_close + 1) != "=") return false;
@@ -163,7 +176,7 @@ class TransposeReader {
         store_ = {out, out_close + 1};
         load_ = {out_close + 2, e - 1};
         copy_begin_ = s;
-        copy_end_ = e;
+        copy_end_ = statement_end;
         return true;
     }
 

@@ -49,6 +49,10 @@ TEST(TransposeThroughShared, DeclinesWhatIsNoPlainTranspose) {
     const std::string y = "    int y = blockIdx.y * block_size_y + threadIdx.y;\n";
     EXPECT_FALSE(
         declines(x + y + "    if (x < cols && y < rows) out[x * rows + y] = in[y * cols + x];\n"));
+    // The copy in braces, as it is often written.
+    EXPECT_FALSE(declines(
+        x + y +
+        "    if (x < cols && y < rows) {\n        out[x * rows + y] = in[y * cols + x];\n    }\n"));
     // A copy (no transposition), a scaled element.
     EXPECT_TRUE(
         declines(x + y + "    if (x < cols && y < rows) out[y * cols + x] = in[y * cols + x];\n"));
