@@ -167,8 +167,8 @@ std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) 
             << precise(parent.outcome.median_ms / node.outcome.median_ms) << "x); reward "
             << signed_number(node.reward.total) << " = speedup "
             << signed_number(node.reward.speedup) << " + proxy " << signed_number(node.reward.proxy)
-            << " - penalty " << precise(node.reward.penalty) << " + judge "
-            << signed_number(node.reward.judge) << "\n";
+            << " - penalty " << precise(node.reward.penalty < 0.0 ? -node.reward.penalty : 0.0)
+            << " + judge " << signed_number(node.reward.judge) << "\n";
         for (const auto& effect : p.expected)
             out << "     moved: " << metric_move(effect, parent.metrics, node.metrics) << "\n";
         explain_llm_node(tree_json.at("nodes").at(node.id), out);

@@ -42,6 +42,15 @@ TEST(Explain, ARationaleTheMeasurementsContradictIsNotGivenAsTheCause) {
     EXPECT_NE(text.find("expected down: contradicted"), std::string::npos) << text;
 }
 
+// The penalty is never positive and is subtracted as its size: "- penalty 0.03", not "- -0.03".
+TEST(Explain, APenaltyIsShownByItsSize) {
+    nlohmann::json m = manifest_with_tree();
+    m["search"]["tree"]["nodes"][1]["reward"]["penalty"] = -0.03;
+    const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+    const std::string text = explain(typed(m), none);
+    EXPECT_NE(text.find("- penalty 0.03 +"), std::string::npos) << text;
+}
+
 TEST(Explain, WithoutTheTextsOrTheTreeItSaysSo) {
     const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
     EXPECT_NE(explain(typed(manifest_with_tree()), none).find("no diff"), std::string::npos);
