@@ -110,6 +110,19 @@ TEST(CompileGenerated, TemplatedSourceWithConstantsCompilesWithNvccAndHeaderWith
     std::filesystem::remove_all(dir);
 }
 
+// A variant whose rewrite gave it its own grid: the generated geometry compiles as strictly.
+TEST(CompileGenerated, AVariantWithItsOwnGridCompilesWithNvcc) {
+    const spec::Spec spec = test::load_fixture("saxpy.optiml.json");
+    Variant variant = test::fake_variant("sm_90", {{"block_size_x", 128}, {"items_per_thread", 1}});
+    variant.winner.source_id = "3fa2c1b0d4e5f60718293a4b5c6d7e8f";
+    variant.winner.transformations = {"coarsen_items by 8"};
+    variant.winner.grid = {"ceil_div(ceil_div(n, block_size_x * items_per_thread), 8)", "1", "1"};
+    const std::filesystem::path dir = generate_into("saxpy_grid", spec, {variant});
+    const test::CommandResult source = compile_source(dir, "saxpy");
+    EXPECT_EQ(source.exit_code, 0) << source.output;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(CompileGenerated, LauncherWithoutVariantsCompiles) {
     const spec::Spec spec = test::load_fixture("scale_rows.optiml.json");
     const std::filesystem::path dir = generate_into("no_variants", spec, {});
