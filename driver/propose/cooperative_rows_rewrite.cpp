@@ -205,7 +205,17 @@ class RowKernelReader {
     // cast of a type word, a parenthesized expression).
     bool pure_call_before(std::size_t i) const {
         const std::string_view callee = text(i - 1);
-        if (code_[i - 1].kind != source::TokenKind::Identifier) return callee != ">";
+        if (callee == ">") {  // a cast (static_cast<float>(x)), or a template's call
+            std::size_t j = i - 1;
+            for (int depth = 0; j > open_; --j) {
+                if (text(j) == ">") ++depth;
+                if (text(j) == "<" && --depth == 0) break;
+            }
+            const std::string_view before = text(j - 1);
+            return before == "static_cast" || before == "reinterpret_cast" ||
+                   before == "const_cast";
+        }
+        if (code_[i - 1].kind != source::TokenKind::Identifier) return true;
         return is_one_of(callee, kNotCalls) || is_one_of(callee, kLocalTypeWords) ||
                is_pure_function(callee);
     }

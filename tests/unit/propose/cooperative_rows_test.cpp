@@ -171,6 +171,10 @@ TEST(CooperativeRows, DeclinesWhereLanesSharingARowWouldChangeTheResult) {
     EXPECT_FALSE(declines(row + "    float s = 0;\n"
                                 "    for (int j = 0; j < cols; ++j) s += x[row * cols + j];\n"
                                 "    out[row] = s;\n"));
+    // A cast is no call with effects.
+    EXPECT_FALSE(declines(row + "    float s = 0;\n"
+                                "    for (int j = 0; j < cols; ++j) s += x[row * cols + j];\n"
+                                "    out[row] = s / static_cast<float>(cols);\n"));
     // A second use of the thread index: the lanes would not know which part is theirs.
     EXPECT_TRUE(declines(row + "    float s = threadIdx.x;\n"
                                "    for (int j = 0; j < cols; ++j) s += x[row * cols + j];\n"
