@@ -152,16 +152,9 @@ class RowKernelReader {
     std::string_view text(std::size_t i) const {
         return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
     }
-    std::string span(TokenRange r) const {
-        if (r.empty()) return "";
-        return std::string(
-            source_.substr(code_[r.first].begin, code_[r.end - 1].end - code_[r.first].begin));
-    }
+    std::string span(TokenRange r) const { return range_text(source_, code_, r); }
     std::string spelling(std::size_t first, std::size_t end) const {
-        std::string joined;
-        for (std::size_t i = first; i < end; ++i)
-            joined += (joined.empty() ? "" : " ") + std::string(text(i));
-        return joined;
+        return range_spelling(source_, code_, {first, end});
     }
     std::size_t line_start(std::size_t offset) const {
         const std::size_t at = source_.rfind('\n', offset);

@@ -70,19 +70,29 @@ std::string_view LoopAnalysis::text(std::size_t i) const {
     return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
 }
 
-std::string LoopAnalysis::text(TokenRange range) const {
+std::string range_text(std::string_view source, const std::vector<source::Token>& code,
+                       TokenRange range) {
     if (range.empty()) return "";
-    return std::string(source_.substr(code_[range.first].begin,
-                                      code_[range.end - 1].end - code_[range.first].begin));
+    return std::string(
+        source.substr(code[range.first].begin, code[range.end - 1].end - code[range.first].begin));
 }
 
-std::string LoopAnalysis::spelling(TokenRange range) const {
+std::string range_spelling(std::string_view source, const std::vector<source::Token>& code,
+                           TokenRange range) {
     std::string joined;
     for (std::size_t i = range.first; i < range.end; ++i) {
         if (!joined.empty()) joined += ' ';
-        joined += text(i);
+        joined += source::token_text(source, code[i]);
     }
     return joined;
+}
+
+std::string LoopAnalysis::text(TokenRange range) const {
+    return range_text(source_, code_, range);
+}
+
+std::string LoopAnalysis::spelling(TokenRange range) const {
+    return range_spelling(source_, code_, range);
 }
 
 void LoopAnalysis::read_shape(std::size_t keyword) {

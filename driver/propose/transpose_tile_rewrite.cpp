@@ -88,14 +88,9 @@ class TransposeReader {
         return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
     }
     std::string text(std::size_t i) const { return std::string(text_view(i)); }
-    std::string span(TokenRange r) const {
-        return std::string(
-            source_.substr(code_[r.first].begin, code_[r.end - 1].end - code_[r.first].begin));
-    }
+    std::string span(TokenRange r) const { return range_text(source_, code_, r); }
     std::string spelling(std::size_t first, std::size_t end) const {
-        std::string joined;
-        for (std::size_t i = first; i < end; ++i) joined += (joined.empty() ? "" : " ") + text(i);
-        return joined;
+        return range_spelling(source_, code_, {first, end});
     }
 
     std::optional<AxisIndex> axis_index(std::size_t s, std::size_t e) const {

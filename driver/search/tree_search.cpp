@@ -137,10 +137,16 @@ class TreeRun {
     void profile_node(std::size_t id) {
         if (!profile_ || profiles_used_ >= options_.max_profiles) return;
         ++profiles_used_;
-        if (auto profiled = profile_(result_.nodes[id].candidate(), result_.nodes[id].outcome)) {
-            result_.nodes[id].metrics = std::move(profiled->metrics);
-            result_.nodes[id].bottleneck = std::move(profiled->bottleneck);
-        }
+        take_profile(id);
+    }
+
+    // Profiles node `id` whatever the limit; whether it got metrics.
+    bool take_profile(std::size_t id) {
+        auto profiled = profile_(result_.nodes[id].candidate(), result_.nodes[id].outcome);
+        if (!profiled) return false;
+        result_.nodes[id].metrics = std::move(profiled->metrics);
+        result_.nodes[id].bottleneck = std::move(profiled->bottleneck);
+        return true;
     }
 
     // The winning path is what `optiml explain` gives as the cause of the gain: each of its nodes
@@ -152,13 +158,9 @@ class TreeRun {
         const std::vector<std::size_t>& path = result_.winning_path;
         std::vector<bool> profiled_now(path.size(), false);
         for (std::size_t step = 0; step < path.size(); ++step) {
-            TreeNode& node = result_.nodes[path[step]];
+            const TreeNode& node = result_.nodes[path[step]];
             if (node.rejected || !node.metrics.empty()) continue;
-            if (auto profiled = profile_(node.candidate(), node.outcome)) {
-                node.metrics = std::move(profiled->metrics);
-                node.bottleneck = std::move(profiled->bottleneck);
-                profiled_now[step] = true;
-            }
+            profiled_now[step] = take_profile(path[step]);
         }
         for (std::size_t step = 1; step < path.size(); ++step) {
             if (!profiled_now[step] && !profiled_now[step - 1]) continue;

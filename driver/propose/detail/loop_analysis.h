@@ -26,6 +26,13 @@ struct TokenRange {
     bool empty() const { return first >= end; }
 };
 
+// The source text of `range` of `code` (the code tokens of `source`), as written; "" when empty.
+std::string range_text(std::string_view source, const std::vector<source::Token>& code,
+                       TokenRange range);
+// The range's tokens joined by single spaces: two spellings of one expression compare equal.
+std::string range_spelling(std::string_view source, const std::vector<source::Token>& code,
+                           TokenRange range);
+
 // `p[index]`, or `__ldg(&p[index])` (whole: from `__ldg` to its ')'), of a pointer parameter.
 struct Subscript {
     std::string pointer;
