@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "driver/search/budget_fit.h"
+#include "driver/tune/detail/transform_tuning.h"
 #include "driver/tune/tuning.h"
 
 namespace optiml::tune {
@@ -23,6 +24,9 @@ search::Budget search_budget(const spec::Budget& budget, std::size_t valid) {
     out.seconds = budget.seconds;
     out.strategy = budget.strategy;
     out.stop_when_converged = !budget.evaluations;
+    // A fitted budget measures the parameter space; the tree that follows gets its own share.
+    if (out.stop_when_converged && transformations_enabled(out))
+        out.evaluations += kFittedTreeEvaluations;
     return out;
 }
 

@@ -91,7 +91,9 @@ llm::KernelCompiler text_compiler(const spec::Spec& spec, int arch, SourceVarian
 
 }  // namespace
 
-int parameter_evaluations(int budget, std::size_t valid) {
+int parameter_evaluations(const search::Budget& whole, std::size_t valid) {
+    const int budget = whole.evaluations;
+    if (whole.stop_when_converged) return std::max(budget - kFittedTreeEvaluations, 1);
     const int share = static_cast<int>(std::lround(budget * kParameterShare));
     const int small = static_cast<int>(std::min(valid, kSmallSpace));
     return std::clamp(std::max(share, small), 1, std::max(budget, 1));

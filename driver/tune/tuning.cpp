@@ -244,8 +244,12 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
     log.line() << "tuning on " << request.device.name << " (device " << request.device.index
                << "), budget " << budget.evaluations << " evaluations / " << budget.seconds << " s"
                << (budget.stop_when_converged
-                       ? " (fitted to the space of " + std::to_string(valid) +
-                             " configurations; stops once converged)"
+                       ? " (fitted to the space of " + std::to_string(valid) + " configurations" +
+                             (transformations_enabled(budget)
+                                  ? ", " + std::to_string(kFittedTreeEvaluations) +
+                                        " of them for the transformation tree"
+                                  : std::string()) +
+                             "; stops once converged)"
                        : "")
                << "\n"
                << std::flush;
@@ -266,7 +270,7 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
     const bool transform = transformations_enabled(budget);
     search::Budget parameter_budget = budget;
     if (transform) {
-        parameter_budget.evaluations = parameter_evaluations(budget.evaluations, valid);
+        parameter_budget.evaluations = parameter_evaluations(budget, valid);
         parameter_budget.seconds = budget.seconds * kParameterShare;
     }
     Searched searched{search::run_search(space, evaluator, parameter_budget, progress), {}, {}};

@@ -26,9 +26,14 @@ inline constexpr double kParameterShare = 0.6;
 // A space of at most this many configurations is measured whole first (when the budget allows),
 // whatever the share: every parameter value is then known before any rewrite.
 inline constexpr std::size_t kSmallSpace = 32;
+// Where the budget is fitted to the space (no evaluations given), the parameter search gets the
+// fitted evaluations and the tree these on top: what a budget of 200 left it.
+inline constexpr int kFittedTreeEvaluations = 80;
 
-// The parameter search's evaluations out of `budget`, for a space of `valid` configurations.
-int parameter_evaluations(int budget, std::size_t valid);
+// The parameter search's evaluations out of `budget`, for a space of `valid` configurations: a
+// fitted budget's all but the tree's kFittedTreeEvaluations, else its share (kParameterShare, or
+// a whole small space).
+int parameter_evaluations(const search::Budget& budget, std::size_t valid);
 
 // Whether the tree runs after the parameter search: with the default strategy ("auto"), unless
 // $OPTIML_TRANSFORM is "0".
