@@ -94,7 +94,8 @@ CHARACTER = {
 # even where no tree proposed them, so that a rewrite never offered shows as such.
 REWRITES = ["restrict_pointers", "load_through_ldg", "unroll", "launch_bounds",
             "vectorize_loads", "hoist_invariant_loads", "accumulate_in_register",
-            "privatize_atomics", "warp_per_row", "coarsen_items", "transpose_through_shared"]
+            "privatize_atomics", "warp_per_row", "coarsen_items", "transpose_through_shared",
+            "vectorize_narrow_loads"]
 LOG_TAIL_LINES = 25
 
 

@@ -71,13 +71,15 @@ class Privatizer {
         return i < body_.size() ? token_text(body_[i]) : std::string_view();
     }
 
-    // The statement `atomicAdd ( & name [ index ] , value ) ;` whose `name` is token i, and the
-    // index of its `;`.
+    // The statement `atomicAdd ( & name [ index ] , value ) ;` (or `& ( name [ index ] )`, as
+    // CUDA by Example writes it) whose `name` is token i, and the index of its `;`.
     std::optional<std::pair<AtomicStatement, std::size_t>> statement_around(std::size_t i) const {
-        if (i < 3 || text(i - 1) != "&" || text(i - 2) != "(" || text(i - 3) != "atomicAdd" ||
-            text(i + 1) != "[")
+        const bool parenthesized = i >= 4 && text(i - 1) == "(";
+        const std::size_t ampersand = parenthesized ? i - 2 : i - 1;
+        if (ampersand < 2 || text(ampersand) != "&" || text(ampersand - 1) != "(" ||
+            text(ampersand - 2) != "atomicAdd" || text(i + 1) != "[")
             return std::nullopt;
-        const std::size_t call = i - 3;
+        const std::size_t call = ampersand - 2;
         if (call > 0) {  // an expression statement: nothing uses the old value
             const std::string_view before = text(call - 1);
             if (before != ";" && before != "{" && before != "}" && before != ")" &&
@@ -85,14 +87,17 @@ class Privatizer {
                 return std::nullopt;
         }
         const std::size_t close_index = source::matching_bracket(body_, source_, i + 1);
-        if (close_index >= body_.size() || text(close_index + 1) != ",") return std::nullopt;
+        const std::size_t comma = close_index + (parenthesized ? 2 : 1);
+        if (close_index >= body_.size() || (parenthesized && text(close_index + 1) != ")") ||
+            text(comma) != ",")
+            return std::nullopt;
         const std::size_t close_call = source::matching_bracket(body_, source_, call + 1);
         if (close_call >= body_.size() || text(close_call + 1) != ";") return std::nullopt;
         AtomicStatement s;
         s.begin = body_[call].begin;
         s.end = body_[close_call + 1].end;
         s.index = std::string(span(i + 2, close_index));
-        s.value = std::string(span(close_index + 2, close_call));
+        s.value = std::string(span(comma + 1, close_call));
         if (s.index.empty() || s.value.empty()) return std::nullopt;
         return std::pair{std::move(s), close_call + 1};
     }

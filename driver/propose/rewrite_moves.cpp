@@ -146,6 +146,21 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
                         {{"l2_sectors", -1}},
                         true,
                         {"ceil_div(" + grid[0] + ", 64)", grid[1], grid[2]}});
+        // Bytes read one a thread take a load each: four adjacent a thread come in one.
+        const auto narrow = attempt([&] { return vectorize_narrow_loads(at.source, kernel); });
+        const auto quads =
+            narrow ? attempt([&] { return coarsen_items(*narrow, kernel, 64); }) : std::nullopt;
+        if (quads && grid.size() == 3)
+            offers.add(privatize_atomics(*quads, kernel, at.context.pointer_counts),
+                       {"privatize_atomics over 256 items a thread, 4 a load",
+                        "the kernel adds into a small global array with atomics, one narrow "
+                        "element a thread: each thread loads 4 adjacent elements at once and runs "
+                        "64 such quads, a block apart, and each block adds into its own copy in "
+                        "shared memory, merged once for all of them",
+                        cited,
+                        {{"l2_sectors", -1}, {"instructions_executed", -1}},
+                        true,
+                        {"ceil_div(" + grid[0] + ", 256)", grid[1], grid[2]}});
     }
     // A naive transpose through a shared tile: the stores a column apart are what it answers.
     offers.add(attempt([&] { return transpose_through_shared(at.source, kernel); }),
@@ -172,10 +187,19 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
     }
 }
 
-// Thread coarsening by 2, 8, 32 and 128: the grid's x divided by the factor.
+// Thread coarsening by 2, 8, 32 and 128: the grid's x divided by the factor; four adjacent
+// narrow elements a thread from one load: divided by 4.
 void offer_coarsening(const NodeText& at, Offers& offers) {
     const std::vector<std::string>& grid = at.grid();
     if (grid.size() != 3) return;
+    offers.add(attempt([&] { return vectorize_narrow_loads(at.source, at.context.kernel); }),
+               {"vectorize_narrow_loads",
+                "each thread reads one narrow element, a load for every byte or two: four "
+                "adjacent items a thread take one 4- or 8-byte load",
+                {at.diagnosis()},
+                {{"instructions_executed", -1}},
+                true,
+                {"ceil_div(" + grid[0] + ", 4)", grid[1], grid[2]}});
     // Up to 128: a privatized histogram merges its copy once a block, which pays only over many
     // items a thread (on an H100, 26.97 ms -> 2.26 ms at 2 items, where a grid-stride expert with
     // hundreds of bytes a thread takes 0.054 ms).

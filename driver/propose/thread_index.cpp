@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include "driver/propose/detail/text_edits.h"
 
@@ -23,6 +24,15 @@ constexpr std::array<std::string_view, 8> kGlobalIndex = {
     "( blockDim . x * blockIdx . x ) + threadIdx . x",
     "threadIdx . x + ( blockIdx . x * blockDim . x )",
     "threadIdx . x + ( blockDim . x * blockIdx . x )"};
+
+// Where threads of a block or warp meet: an item moved to another thread would meet others.
+constexpr std::array<std::string_view, 9> kCollectives = {
+    "__syncthreads",  "__syncwarp",       "__shared__",    "__shfl_sync", "__shfl_xor_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__ballot_sync", "__activemask"};
+
+bool compares(std::string_view t) {
+    return t == "<" || t == "<=" || t == ">" || t == ">=";
+}
 
 }  // namespace
 
@@ -77,6 +87,63 @@ std::optional<ThreadIndex> find_thread_index(std::string_view source,
         found = ThreadIndex{std::string(text(eq - 1)), first, {eq + 1, e - 1}, e - 1};
     }
     return found;
+}
+
+std::optional<ItemKernel> find_item_kernel(std::string_view source,
+                                           const std::vector<source::Token>& code,
+                                           const source::KernelText& kernel, std::size_t open,
+                                           std::size_t close) {
+    const auto index = find_thread_index(source, code, open, close);
+    if (!index) return std::nullopt;
+    const auto word = [&](std::size_t i) {
+        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
+    };
+    // Items past the original grid must stop where the original's last threads did: the first
+    // statement after the index compares it.
+    ItemKernel item{*index, index->semicolon + 1, 0, {}, false};
+    if (word(item.check) != "if" || item.check + 1 >= close) return std::nullopt;
+    item.condition_end = source::matching_bracket(code, source, item.check + 1);
+    if (item.condition_end >= close) return std::nullopt;
+    bool bounded = false;
+    for (std::size_t i = item.check + 2; i + 1 < item.condition_end; ++i)
+        if ((word(i) == index->name && compares(word(i + 1))) ||
+            (i + 2 < item.condition_end && word(i + 2) == index->name && compares(word(i + 1))))
+            bounded = true;
+    if (!bounded) return std::nullopt;
+    for (std::size_t i = open + 1; i < close; ++i)
+        if (is_one_of(word(i), kCollectives) || word(i) == "asm") return std::nullopt;
+    // Names declared before the index are shared by a thread's items: none may change after it,
+    // nor the index itself (its items would no longer be those of the original threads).
+    std::set<std::string> before;
+    for (std::size_t i = open + 1; i < index->statement; ++i)
+        if (code[i].kind == source::TokenKind::Identifier &&
+            is_one_of(word(i - 1), kLocalTypeWords))
+            before.insert(std::string(word(i)));
+    before.insert(index->name);
+    for (const source::KernelParameter& p : kernel.parameters) before.insert(p.name);
+    for (std::size_t i = index->semicolon + 1; i < close; ++i) {
+        const std::string_view t = word(i);
+        const bool increment = t == "++" || t == "--";
+        if (!increment && !is_one_of(t, kAssignmentOperators)) continue;
+        const bool declared = i >= 2 && is_one_of(word(i - 2), kLocalTypeWords);
+        // The name the operator changes: before it, or after a prefix ++/--.
+        if (!declared && (before.contains(std::string(word(i - 1))) ||
+                          (increment && before.contains(std::string(word(i + 1))))))
+            return std::nullopt;
+    }
+    // The bound itself: `i < E` ahead of the statement it guards, or `i >= E` ahead of `return;`.
+    item.returns = word(item.condition_end + 1) == "return" && word(item.condition_end + 2) == ";";
+    const std::string_view op = word(item.check + 3);
+    if (word(item.check + 2) == index->name && op == (item.returns ? ">=" : "<")) {
+        item.limit = {item.check + 4, item.condition_end};
+        for (std::size_t i = item.limit.first; i < item.limit.end; ++i) {
+            const std::string_view t = word(i);
+            if (t == "&&" || t == "||" || t == "?" || compares(t) || t == "==" || t == "!=" ||
+                is_one_of(t, kAssignmentOperators))
+                item.limit = {};
+        }
+    }
+    return item;
 }
 
 }  // namespace optiml::propose

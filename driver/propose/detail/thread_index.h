@@ -30,6 +30,24 @@ std::optional<ThreadIndex> find_thread_index(std::string_view source,
                                              const std::vector<source::Token>& code,
                                              std::size_t open, std::size_t close);
 
+// A kernel written one thread per item whose items one thread can run one after another: the
+// index, followed at once by an `if` that bounds it (`if (i < n) ...`, `if (i >= n) return;`),
+// and no state the items would share (a parameter or a name declared before the index changed
+// after it, the index changed, a barrier, shared memory, a shuffle, a vote or inline asm).
+struct ItemKernel {
+    ThreadIndex index;
+    std::size_t check = 0;          // the bounding `if`
+    std::size_t condition_end = 0;  // the `)` closing its condition
+    // E where the whole condition is `i < E`, or `i >= E` and the `if` is `return;`: every
+    // item below E runs what follows, every other none; empty for any other condition.
+    TokenRange limit;
+    bool returns = false;  // the `if (...) return;` form
+};
+std::optional<ItemKernel> find_item_kernel(std::string_view source,
+                                           const std::vector<source::Token>& code,
+                                           const source::KernelText& kernel, std::size_t open,
+                                           std::size_t close);
+
 // Whether token i of `code` is one of the thread builtins.
 bool is_thread_builtin(std::string_view source, const std::vector<source::Token>& code,
                        std::size_t i);

@@ -57,6 +57,35 @@ TEST(PrivatizeAtomics, AFloatGridStrideLoopNeedsNoLambda) {
     EXPECT_TRUE(compiles(*text, "weights"));
 }
 
+// The element's address in parentheses and an int added to unsigned bins, as a textbook's
+// grid-stride histogram writes it.
+TEST(PrivatizeAtomics, AnAddressInParenthesesIsTheSameAtomic) {
+    const std::string text = R"(__global__ void histo_kernel(unsigned char* buffer, long size,
+                             unsigned int* histo) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    int offset = blockDim.x * gridDim.x;
+    while (i < size) {
+        atomicAdd( &(histo[buffer[i]]), 1 );
+        i += offset;
+    }
+}
+)";
+    const auto privatized = privatize_atomics(text, "histo_kernel", {{"histo", 256}});
+    ASSERT_TRUE(privatized);
+    EXPECT_NE(privatized->find("const unsigned long long optiml_index = (buffer[i]); if "
+                               "(optiml_index < 256u) atomicAdd(&optiml_private_histo"
+                               "[optiml_index], 1);"),
+              std::string::npos)
+        << *privatized;
+    EXPECT_EQ(lines(*privatized), lines(text));
+    EXPECT_TRUE(compiles(*privatized, "histo_kernel"));
+    // Not an address in parentheses of something else: `&(histo)[k]` is not taken.
+    EXPECT_FALSE(
+        privatize_atomics("__global__ void h(unsigned* histo) { atomicAdd(&(histo)[0], "
+                          "1u); }\n",
+                          "h", {{"histo", 256}}));
+}
+
 TEST(PrivatizeAtomics, DeclinesWhereACopyWouldChangeTheResult) {
     auto with = [](std::string text, const std::string& from, const std::string& to) {
         text.replace(text.find(from), from.size(), to);

@@ -280,6 +280,19 @@ TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
     EXPECT_NE(text.find("optiml_item < 64"), std::string::npos) << text;
     EXPECT_NE(text.find("optiml_private_bins"), std::string::npos) << text;
     ASSERT_NE(find(offered, "privatize_atomics"), nullptr);  // and alone, at one item a thread
+    // Its bytes four at a time: alone (a quarter of the grid) and under the privatized copy.
+    const auto* quads = find(offered, "vectorize_narrow_loads");
+    ASSERT_NE(quads, nullptr);
+    EXPECT_EQ(quads->candidate.grid,
+              (std::vector<std::string>{"ceil_div(ceil_div(n, BLOCK), 4)", "1", "1"}));
+    const auto* all = find(offered, "privatize_atomics over 256 items a thread, 4 a load");
+    ASSERT_NE(all, nullptr);
+    EXPECT_EQ(all->candidate.grid,
+              (std::vector<std::string>{"ceil_div(ceil_div(n, BLOCK), 256)", "1", "1"}));
+    const std::string& loaded = texts.by_id.at(all->candidate.source_id);
+    EXPECT_NE(loaded.find("const uchar4 optiml_vector"), std::string::npos) << loaded;
+    EXPECT_NE(loaded.find("optiml_item < 64"), std::string::npos) << loaded;
+    EXPECT_NE(loaded.find("optiml_private_bins"), std::string::npos) << loaded;
 }
 
 TEST(RewriteMoves, ANaiveTransposeIsStagedThroughASharedTileAtItsOwnLaunch) {

@@ -3,9 +3,10 @@
 // own: __shfl_xor_sync exchanges values between the 32 lanes of a warp as the GPU does (each
 // shuffle a meeting of the warp's live lanes), __syncthreads is a meeting of the block's live
 // threads, and __shared__ is static storage, which the threads of the one block running share.
-// Blocks of a multiple of 32 threads, run one after another; no atomics.
+// Blocks of a multiple of 32 threads, run one after another; atomicAdd is atomic among them.
 #pragma once
 
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstring>
@@ -33,6 +34,19 @@ template <class T>
 T __ldg(const T* p) {
     return *p;
 }
+
+template <class T>
+T atomicAdd(T* address, T value) {
+    return std::atomic_ref<T>(*address).fetch_add(value);
+}
+
+// CUDA's vector types of narrow integers, aligned as on the GPU.
+struct alignas(4) uchar4 {
+    unsigned char x, y, z, w;
+};
+struct alignas(8) ushort4 {
+    unsigned short x, y, z, w;
+};
 
 // The lanes of one warp: where a shuffle's values meet, and the barrier each shuffle waits at.
 struct HostWarp {

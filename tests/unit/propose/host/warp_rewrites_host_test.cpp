@@ -1,8 +1,9 @@
 // The rewrites that change which thread does which work keep what a kernel computes: warp_per_row
 // (every lane of a warp on a thread of its own, shuffles exchanging values as on the GPU,
 // cuda_warp_shim.h) and coarsen_items, on the repository's thread-per-row kernels (row_norm, mvt,
-// the bench's embedding gather, Kernel Tuner's CSR product) and transpose_through_shared (the
-// naive transpose) as written and as the rewrites leave
+// the bench's embedding gather, Kernel Tuner's CSR product), vectorize_narrow_loads (the bench's
+// histogram, then coarsened and privatized) and transpose_through_shared (the naive transpose)
+// as written and as the rewrites leave
 // them (warp_kernels.h, generated at build time by write_rewritten_kernels), each launched with
 // the grid its rewrite asks for. Sums change their order of additions under
 // warp_per_row (a relative tolerance); a copy and coarsening keep every bit.
@@ -142,6 +143,38 @@ TEST(WarpRewritesOnTheHost, ATransposeThroughASharedTileGivesTheSameBits) {
     run_blocks(grid, block,
                [&] { transpose_tiled::naive_transpose(rows, cols, in.data(), tiled.data()); });
     EXPECT_EQ(original, tiled);
+}
+
+// The bench's histogram with four adjacent bytes a thread from one uchar4 load, then four such
+// quads a thread, then privatized: the same counts, where the bytes are aligned and where they
+// start one byte in (every item then reads its byte alone), over a count that is no multiple of
+// 4 (the last quad's items read theirs alone and stop at the bound).
+TEST(WarpRewritesOnTheHost, AHistogramCountsTheSameBytesFourAThreadFromOneLoad) {
+    ASSERT_TRUE(histogram_bytes::rewritten);
+    ASSERT_TRUE(histogram_bytes_coarsen::rewritten);
+    ASSERT_TRUE(histogram_bytes_coarsen_private::rewritten);
+    const int n = 4099;
+    std::vector<unsigned char> bytes(n + 1);
+    std::mt19937 generator(11);
+    for (unsigned char& b : bytes) b = static_cast<unsigned char>(generator() % 256);
+    for (const int offset : {0, 1}) {
+        const unsigned char* data = bytes.data() + offset;
+        std::vector<unsigned> original(256, 0), quads(256, 0), coarse(256, 0), privatized(256, 0);
+        run_warps(blocks(n, kBlock), kBlock,
+                  [&] { histogram_original::histogram(data, original.data(), n); });
+        const unsigned per_quad = blocks(static_cast<int>(blocks(n, kBlock)), 4);
+        run_warps(per_quad, kBlock, [&] { histogram_bytes::histogram(data, quads.data(), n); });
+        run_warps(blocks(static_cast<int>(per_quad), 4), kBlock,
+                  [&] { histogram_bytes_coarsen::histogram(data, coarse.data(), n); });
+        run_warps(blocks(static_cast<int>(per_quad), 4), kBlock,
+                  [&] { histogram_bytes_coarsen_private::histogram(data, privatized.data(), n); });
+        EXPECT_EQ(original, quads) << "offset " << offset;
+        EXPECT_EQ(original, coarse) << "offset " << offset;
+        EXPECT_EQ(original, privatized) << "offset " << offset;
+        unsigned total = 0;
+        for (const unsigned count : original) total += count;
+        EXPECT_EQ(total, static_cast<unsigned>(n));
+    }
 }
 
 }  // namespace

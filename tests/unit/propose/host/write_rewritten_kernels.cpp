@@ -3,10 +3,12 @@
 // side (cuda_host_shim.h).
 //   write_rewritten_kernels <out.h> (<kernel.cu> <kernel name> <namespace> <chain>)...
 // A chain names rewrites joined by ',' (vec4, vec2, hoist, acc, unroll, ldg, restrict, each
-// applied to every loop it takes, last loop first; rows, coarsen4 and tile, the whole kernel's);
+// applied to every loop it takes, last loop first; rows, coarsen4, bytes4 (vectorize_narrow_loads)
+// and tile, the whole kernel's; privatize:<pointer>=<count>, privatize_atomics of that pointer);
 // "original" is the text as it is.
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,6 +53,13 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
             source = transpose_through_shared(source, kernel).value_or(source);
         } else if (step == "coarsen4") {
             source = coarsen_items(source, kernel, 4).value_or(source);
+        } else if (step == "bytes4") {
+            source = vectorize_narrow_loads(source, kernel).value_or(source);
+        } else if (step.starts_with("privatize:") && step.find('=') != std::string::npos) {
+            const std::size_t equals = step.find('=');
+            const std::map<std::string, long> counts = {
+                {step.substr(10, equals - 10), std::stol(step.substr(equals + 1))}};
+            source = privatize_atomics(source, kernel, counts).value_or(source);
         } else if (step == "vec4" || step == "vec2" || step == "hoist" || step == "acc" ||
                    step == "unroll") {
             source = on_every_loop(source, kernel, step);
