@@ -95,7 +95,7 @@ CHARACTER = {
 REWRITES = ["restrict_pointers", "load_through_ldg", "unroll", "launch_bounds",
             "vectorize_loads", "hoist_invariant_loads", "accumulate_in_register",
             "privatize_atomics", "warp_per_row", "coarsen_items", "transpose_through_shared",
-            "vectorize_narrow_loads"]
+            "vectorize_narrow_loads", "register_block"]
 LOG_TAIL_LINES = 25
 
 

@@ -187,6 +187,28 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
     }
 }
 
+// Register blocking by 2 x 2 and 4 x 4 elements a thread: the grid's x and y divided by them.
+void offer_register_blocks(const NodeText& at, Offers& offers) {
+    const std::vector<std::string>& grid = at.grid();
+    if (grid.size() != 3) return;
+    for (const int side : {2, 4}) {
+        const std::string k = std::to_string(side);
+        offers.add(
+            attempt([&] { return register_block(at.source, at.context.kernel, side, side); }),
+            {"register_block " + k + "x" + k,
+             "each thread computes one element of a 2-D output and loads what its neighbours "
+             "also load: a thread computes " +
+                 k + " x " + k +
+                 " elements, a block apart, its loops run once for all of them, and what they "
+                 "share is loaded once",
+             at.cited([&](int line) { return loop_holding(at.kernel, line) != nullptr; }),
+             {{"l1tex_sectors", -1}},
+             true,
+             {"ceil_div(" + grid[0] + ", " + k + ")", "ceil_div(" + grid[1] + ", " + k + ")",
+              grid[2]}});
+    }
+}
+
 // Thread coarsening by 2, 8, 32 and 128: the grid's x divided by the factor; four adjacent
 // narrow elements a thread from one load: divided by 4.
 void offer_coarsening(const NodeText& at, Offers& offers) {
@@ -331,6 +353,7 @@ std::vector<search::Proposal> RewriteMoves::propose(const search::NodeInfo& node
     offer_pointer_rewrites(at, offers);
     offer_structural_rewrites(at, offers);
     offer_coarsening(at, offers);
+    offer_register_blocks(at, offers);
     offer_unrolls(at, offers);
     offer_loop_rewrites(at, offers);
     offer_launch_bounds(at, offers);

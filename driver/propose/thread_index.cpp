@@ -89,6 +89,47 @@ std::optional<ThreadIndex> find_thread_index(std::string_view source,
     return found;
 }
 
+std::optional<AxisIndex> axis_index(std::string_view source, const std::vector<source::Token>& code,
+                                    std::size_t s, std::size_t e) {
+    const auto text = [&](std::size_t i) {
+        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
+    };
+    std::size_t eq = s;
+    while (eq < e && text(eq) != "=") ++eq;
+    if (eq < s + 2 || eq + 2 > e || text(e - 1) != ";" ||
+        code[eq - 1].kind != source::TokenKind::Identifier)
+        return std::nullopt;
+    for (std::size_t i = s; i + 1 < eq; ++i)
+        if (!is_one_of(text(i), kLocalTypeWords)) return std::nullopt;
+    const std::string spelled = range_spelling(source, code, {eq + 1, e - 1});
+    for (const char axis : {'x', 'y'}) {
+        const std::string d(1, axis);
+        const std::string block = "blockIdx . " + d, thread = "threadIdx . " + d;
+        // The extent: blockDim.D, or the one name or number in its place.
+        std::vector<std::string> extents = {"blockDim . " + d};
+        for (std::size_t i = eq + 1; i + 1 < e; ++i) {
+            const bool word = code[i].kind == source::TokenKind::Identifier ||
+                              code[i].kind == source::TokenKind::Number;
+            const std::string t(text(i));
+            if (word && t != "blockIdx" && t != "threadIdx" && t != "blockDim" && t != d &&
+                text(i - 1) != ".")
+                extents.push_back(t);
+        }
+        for (const std::string& width : extents)
+            for (const std::string& form :
+                 {block + " * " + width + " + " + thread, width + " * " + block + " + " + thread,
+                  thread + " + " + block + " * " + width, thread + " + " + width + " * " + block})
+                if (spelled == form) {
+                    std::string extent = width;
+                    std::erase(extent, ' ');
+                    return AxisIndex{std::string(text(eq - 1)), axis, extent,
+                                     std::string(source.substr(
+                                         code[s].begin, code[eq - 1].begin - code[s].begin))};
+                }
+    }
+    return std::nullopt;
+}
+
 std::optional<ItemKernel> find_item_kernel(std::string_view source,
                                            const std::vector<source::Token>& code,
                                            const source::KernelText& kernel, std::size_t open,

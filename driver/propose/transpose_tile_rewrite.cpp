@@ -19,14 +19,6 @@
 namespace optiml::propose {
 namespace {
 
-// `T name = blockIdx.D * E + threadIdx.D;` for D = x or y, E the block's extent along D:
-// `blockDim.D`, or one name or number (Kernel Tuner's `block_size_D`, a `TILE_DIM`).
-struct AxisIndex {
-    std::string name;
-    char axis = 0;
-    std::string extent;  // E as written
-};
-
 // Elements of the flat tile: a block's rows padded by one, block_y * (block_x + 1) = threads +
 // block_y, at most 1024 + 1024 whatever the block's shape.
 constexpr int kTileElements = 2048;
@@ -48,7 +40,8 @@ class TransposeReader {
         }
         if (statements.size() != 3) return false;
         for (int i = 0; i < 2; ++i) {
-            const auto index = axis_index(statements[i].first, statements[i].second);
+            const auto index =
+                axis_index(source_, code_, statements[i].first, statements[i].second);
             if (!index) return false;
             (index->axis == 'x' ? x_ : y_) = index->name;
             (index->axis == 'x' ? bx_ : by_) = index->extent;
@@ -91,42 +84,6 @@ class TransposeReader {
     std::string span(TokenRange r) const { return range_text(source_, code_, r); }
     std::string spelling(std::size_t first, std::size_t end) const {
         return range_spelling(source_, code_, {first, end});
-    }
-
-    std::optional<AxisIndex> axis_index(std::size_t s, std::size_t e) const {
-        std::size_t eq = s;
-        while (eq < e && text_view(eq) != "=") ++eq;
-        if (eq < s + 2 || eq + 2 > e || text_view(e - 1) != ";" ||
-            code_[eq - 1].kind != source::TokenKind::Identifier)
-            return std::nullopt;
-        for (std::size_t i = s; i + 1 < eq; ++i)
-            if (!is_one_of(text_view(i), kLocalTypeWords)) return std::nullopt;
-        const std::string spelled = spelling(eq + 1, e - 1);
-        for (const char axis : {'x', 'y'}) {
-            const std::string d(1, axis);
-            const std::string block = "blockIdx . " + d, thread = "threadIdx . " + d;
-            // The extent: blockDim.D, or the one name or number in its place.
-            std::vector<std::string> extents = {"blockDim . " + d};
-            for (std::size_t i = eq + 1; i + 1 < e; ++i) {
-                const bool word = code_[i].kind == source::TokenKind::Identifier ||
-                                  code_[i].kind == source::TokenKind::Number;
-                const std::string t = text(i);
-                if (word && t != "blockIdx" && t != "threadIdx" && t != "blockDim" && t != d &&
-                    text_view(i - 1) != ".")
-                    extents.push_back(t);
-            }
-            for (const std::string& width : extents)
-                for (const std::string& form : {block + " * " + width + " + " + thread,
-                                                width + " * " + block + " + " + thread,
-                                                thread + " + " + block + " * " + width,
-                                                thread + " + " + width + " * " + block})
-                    if (spelled == form) {
-                        std::string extent = width;
-                        std::erase(extent, ' ');
-                        return AxisIndex{text(eq - 1), axis, extent};
-                    }
-        }
-        return std::nullopt;
     }
 
     // `if ( cond ) OUT [ x * R + y ] = IN [ y * C + x ] ;` with OUT and IN pointer parameters.

@@ -128,4 +128,22 @@ std::optional<std::string> coarsen_items(std::string_view source, std::string_vi
 // coarsen_items and privatize_atomics still apply. nullopt where it does not apply.
 std::optional<std::string> vectorize_narrow_loads(std::string_view source, std::string_view kernel);
 
+// Register blocking of a kernel written one thread per element of a 2-D output: a body of
+// exactly the x and y indices (as transpose_through_shared reads them) and one
+// `if (cond) { ... }`, the thread builtins nowhere else, no barrier, shared memory, shuffle,
+// vote, asm, early exit (return, break, continue, goto) or directive. Each thread computes
+// rows x cols elements, a thread block apart along each axis (element (r, c) of block (bx, by) at
+// x = (bx * cols + c) * Ex + threadIdx.x, y = (by * rows + r) * Ey + threadIdx.y, so warps stay
+// coalesced). Where every element is in bounds the body runs jammed: a loop or condition that
+// reads no element's name (its indices, or a local whose initializer reads one) runs once for
+// all of them, and each other statement runs for each element in turn, each element's locals in
+// an array of its own (registers once the constant loops unroll); a local only shared loops and
+// conditions use (a C89 loop variable) stays one, and no element statement may change it.
+// Elsewhere (the grid's edges) each element runs the original body in a lambda. Each element
+// runs its own statements in its own order, so results are the original's bit for bit. The
+// launch needs the grid's x divided by cols and its y by rows, rounded up (the caller's to
+// arrange). Throws RewriteError unless rows * cols is 2 to 64; nullopt where it does not apply.
+std::optional<std::string> register_block(std::string_view source, std::string_view kernel,
+                                          int rows, int cols);
+
 }  // namespace optiml::propose

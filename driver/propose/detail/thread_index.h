@@ -48,6 +48,18 @@ std::optional<ItemKernel> find_item_kernel(std::string_view source,
                                            const source::KernelText& kernel, std::size_t open,
                                            std::size_t close);
 
+// `T name = blockIdx.D * E + threadIdx.D;` for D = x or y (the product's and sum's terms in any
+// order), E the block's extent along D: `blockDim.D`, or one name or number in its place (Kernel
+// Tuner's `block_size_D`, a `TILE_DIM`). [s, e) are the statement's code tokens.
+struct AxisIndex {
+    std::string name;
+    char axis = 0;
+    std::string extent;  // E as written, without blanks
+    std::string type;    // the declaration's words before the name, as written ("const int ")
+};
+std::optional<AxisIndex> axis_index(std::string_view source, const std::vector<source::Token>& code,
+                                    std::size_t s, std::size_t e);
+
 // Whether token i of `code` is one of the thread builtins.
 bool is_thread_builtin(std::string_view source, const std::vector<source::Token>& code,
                        std::size_t i);

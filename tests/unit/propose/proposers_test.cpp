@@ -295,6 +295,40 @@ TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
     EXPECT_NE(loaded.find("optiml_private_bins"), std::string::npos) << loaded;
 }
 
+// A product written a thread an element: register blocks of 2 x 2 and 4 x 4, the grid's x and y
+// divided by their sides.
+TEST(RewriteMoves, AProductWrittenAThreadAnElementIsRegisterBlocked) {
+    Texts texts;
+    KernelContext context = texts.context(
+        "product", R"(__global__ void product(const float* a, const float* b, float* c, int n) {
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < n && col < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+        c[row * n + col] = sum;
+    }
+}
+)");
+    context.grid = {"ceil_div(n, bx)", "ceil_div(n, by)", "1"};
+    RewriteMoves moves(context);
+    const auto offered =
+        moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
+    for (const std::string side : {"2", "4"}) {
+        const auto* blocked = find(offered, "register_block " + side + "x" + side);
+        ASSERT_NE(blocked, nullptr) << side;
+        EXPECT_TRUE(blocked->structural);
+        EXPECT_EQ(blocked->candidate.grid,
+                  (std::vector<std::string>{"ceil_div(ceil_div(n, bx), " + side + ")",
+                                            "ceil_div(ceil_div(n, by), " + side + ")", "1"}));
+        const std::string& text = texts.by_id.at(blocked->candidate.source_id);
+        EXPECT_NE(
+            text.find("float sum[" + std::to_string(std::stoi(side) * std::stoi(side)) + "];"),
+            std::string::npos)
+            << text;
+    }
+}
+
 TEST(RewriteMoves, ANaiveTransposeIsStagedThroughASharedTileAtItsOwnLaunch) {
     Texts texts;
     KernelContext context = texts.context(

@@ -132,17 +132,36 @@ TEST(RewrittenKernelsOnTheHost, MvtKeepsItsBits) {
             } \
     }
 
+// Register-blocked: rows x cols elements a thread, so the grid shrinks by as much along each axis.
+#define GEMM_BLOCKED(ns, rows, cols)                                                  \
+    Variant {                                                                         \
+#ns, ns::rewritten, [](int ni, int nj, int nk, Floats& a, Floats& b, Floats& c) {   \
+                run_grid({blocks(static_cast<int>(blocks(nj, 16)), cols),                      \
+                          blocks(static_cast<int>(blocks(ni, 4)), rows), 1},                   \
+                         {16, 4, 1}, [&] {                                                      \
+                             ns::gemm_kernel(ni, nj, nk, 1.5f, 1.2f, a.data(), b.data(),        \
+                                             c.data());                                         \
+                         });                                                                    \
+            } \
+    }
+
 TEST(RewrittenKernelsOnTheHost, GemmKeepsItsBits) {
-    const std::vector<Variant> variants = {GEMM(gemm_acc), GEMM(gemm_acc_vec4), GEMM(gemm_acc_vec2),
+    const std::vector<Variant> variants = {GEMM(gemm_acc),
+                                           GEMM(gemm_acc_vec4),
+                                           GEMM(gemm_acc_vec2),
                                            GEMM(gemm_hoist_acc_vec4_unroll),
-                                           GEMM(gemm_restrict_acc_vec2)};
-    expect_original_bits(variants, GEMM(gemm_original),
-                         {{5, 7, 0}, {5, 7, 1}, {33, 17, 4}, {33, 17, 7}, {9, 21, 64}},
-                         [](int ni, int nj, int nk) {
-                             return std::array<std::size_t, 3>{static_cast<std::size_t>(ni * nk),
-                                                               static_cast<std::size_t>(nk * nj),
-                                                               static_cast<std::size_t>(ni * nj)};
-                         });
+                                           GEMM(gemm_restrict_acc_vec2),
+                                           GEMM_BLOCKED(gemm_block4x4, 4, 4),
+                                           GEMM_BLOCKED(gemm_acc_block2x4, 2, 4),
+                                           GEMM_BLOCKED(gemm_restrict_acc_block4x4_unroll, 4, 4)};
+    expect_original_bits(
+        variants, GEMM(gemm_original),
+        {{5, 7, 0}, {5, 7, 1}, {33, 17, 4}, {33, 17, 7}, {9, 21, 64}, {64, 128, 9}},
+        [](int ni, int nj, int nk) {
+            return std::array<std::size_t, 3>{static_cast<std::size_t>(ni * nk),
+                                              static_cast<std::size_t>(nk * nj),
+                                              static_cast<std::size_t>(ni * nj)};
+        });
 }
 
 #define ROWS(ns)                                                                   \

@@ -3,9 +3,9 @@
 // side (cuda_host_shim.h).
 //   write_rewritten_kernels <out.h> (<kernel.cu> <kernel name> <namespace> <chain>)...
 // A chain names rewrites joined by ',' (vec4, vec2, hoist, acc, unroll, ldg, restrict, each
-// applied to every loop it takes, last loop first; rows, coarsen4, bytes4 (vectorize_narrow_loads)
-// and tile, the whole kernel's; privatize:<pointer>=<count>, privatize_atomics of that pointer);
-// "original" is the text as it is.
+// applied to every loop it takes, last loop first; rows, coarsen4, bytes4 (vectorize_narrow_loads),
+// block2x4 and block4x4 (register_block) and tile, the whole kernel's; privatize:<pointer>=<count>,
+// privatize_atomics of that pointer); "original" is the text as it is.
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -53,6 +53,10 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
             source = transpose_through_shared(source, kernel).value_or(source);
         } else if (step == "coarsen4") {
             source = coarsen_items(source, kernel, 4).value_or(source);
+        } else if (step == "block2x4") {
+            source = register_block(source, kernel, 2, 4).value_or(source);
+        } else if (step == "block4x4") {
+            source = register_block(source, kernel, 4, 4).value_or(source);
         } else if (step == "bytes4") {
             source = vectorize_narrow_loads(source, kernel).value_or(source);
         } else if (step.starts_with("privatize:") && step.find('=') != std::string::npos) {

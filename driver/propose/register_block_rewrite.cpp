@@ -1,0 +1,292 @@
+// register_block: a kernel written one thread per element of a 2-D output computes a block of
+// rows x cols elements a thread, a thread block apart along each axis, with the elements'
+// statements jammed: every loop whose bounds do not depend on the element runs once for all of
+// them, and its body runs for each element in turn. What the elements share (a product's row of
+// A for the elements of one row, its column of B for those of one column) is then loaded once
+// for all of them, and each element's accumulator stays in a register of its own.
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/rewrites.h"
+#include "driver/propose/detail/text_edits.h"
+#include "driver/propose/detail/thread_index.h"
+#include "driver/source/cuda_tokens.h"
+#include "driver/source/kernel_text.h"
+#include "driver/source/rewrite_error.h"
+
+namespace optiml::propose {
+namespace {
+
+// Where threads meet or leave early: jammed elements of several threads would meet themselves,
+// and an early exit would end the others.
+constexpr std::array<std::string_view, 14> kNotJammed = {"__syncthreads",    "__syncwarp",
+                                                         "__shared__",       "__shfl_sync",
+                                                         "__shfl_xor_sync",  "__shfl_up_sync",
+                                                         "__shfl_down_sync", "__ballot_sync",
+                                                         "__activemask",     "asm",
+                                                         "return",           "break",
+                                                         "continue",         "goto"};
+
+// `T name = init;` or `T name;` at a jammed level of the body.
+struct Declaration {
+    std::size_t first = 0, name = 0, end = 0;  // code tokens: the type, the name, one past `;`
+    std::size_t equals = 0;                    // 0 without an initializer
+};
+
+class Jammer {
+  public:
+    Jammer(std::string_view source, const source::KernelText& kernel, int rows, int cols)
+        : source_(source), code_(source::code_tokens(source)), rows_(rows), cols_(cols) {
+        std::tie(open_, close_) = body_braces(code_, kernel);
+        std::set<std::string> taken;
+        q_ = fresh_name(source, "optiml_q", taken);
+        taken.insert(q_);
+        all_ = fresh_name(source, "optiml_all", taken);
+    }
+
+    std::optional<std::string> rewrite() {
+        if (close_ <= open_ || !read_shape() || !read_names()) return std::nullopt;
+        std::vector<TextEdit> edits;
+        for (const auto& [s, e] : {x_statement_, y_statement_})
+            edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin,
+                             std::string(breaks(s, e), '\n')});
+        const std::string condition = text(condition_.first, condition_.end);
+        const std::string elements = std::to_string(rows_ * cols_);
+        const std::string each =
+            "for (int " + q_ + " = 0; " + q_ + " < " + elements + "; ++" + q_ + ") { " + item_;
+        // The jammed body where every element is in bounds; else each element as written, in
+        // a lambda of its own, on the line of the body's closing brace.
+        edits.push_back({code_[if_].begin, code_[condition_.end].end - code_[if_].begin,
+                         "bool " + all_ + " = true; " + each + all_ + " = " + all_ + " && (" +
+                             condition + "); } if (" + all_ + ")"});
+        jam(body_.first + 1, body_.end - 1, edits);
+        edits.push_back({code_[body_.end - 1].end, 0,
+                         " else " + each + "[&]() { if (" + condition + ") " +
+                             range_spelling(source_, code_, body_) + " }(); }"});
+        return apply_edits(source_, std::move(edits));
+    }
+
+  private:
+    std::string_view word(std::size_t i) const {
+        return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
+    }
+    std::size_t end_of(std::size_t s) const {
+        return std::max(source::statement_end(code_, source_, s), s + 1);
+    }
+    std::size_t breaks(std::size_t s, std::size_t e) const {
+        return static_cast<std::size_t>(
+            std::count(source_.begin() + static_cast<std::ptrdiff_t>(code_[s].begin),
+                       source_.begin() + static_cast<std::ptrdiff_t>(code_[e - 1].end), '\n'));
+    }
+    std::string text(std::size_t first, std::size_t end) const {
+        return range_text(source_, code_, {first, end});
+    }
+    // A name as the identifier it is (not a member after `.` or `->`).
+    bool names(std::size_t i, const std::set<std::string>& set) const {
+        return code_[i].kind == source::TokenKind::Identifier &&
+               set.contains(std::string(word(i))) && word(i - 1) != "." && word(i - 1) != "->";
+    }
+    bool mentions(std::size_t first, std::size_t end, const std::set<std::string>& set) const {
+        for (std::size_t i = first; i < end; ++i)
+            if (names(i, set)) return true;
+        return false;
+    }
+
+    // The body: the x and y indices, then `if (cond) { ... }` and nothing else; the thread
+    // builtins nowhere but in the indices.
+    bool read_shape() {
+        std::vector<std::pair<std::size_t, std::size_t>> statements;
+        for (std::size_t s = open_ + 1; s < close_; s = end_of(s))
+            statements.emplace_back(s, end_of(s));
+        if (statements.size() != 3) return false;
+        for (int k = 0; k < 2; ++k) {
+            const auto [s, e] = statements[static_cast<std::size_t>(k)];
+            const auto index = axis_index(source_, code_, s, e);
+            if (!index) return false;
+            (index->axis == 'x' ? x_ : y_) = *index;
+            (index->axis == 'x' ? x_statement_ : y_statement_) = {s, e};
+        }
+        if (x_.name.empty() || y_.name.empty()) return false;
+        if_ = statements[2].first;
+        if (word(if_) != "if" || word(if_ + 1) != "(") return false;
+        const std::size_t close = source::matching_bracket(code_, source_, if_ + 1);
+        if (close >= close_ || word(close + 1) != "{") return false;
+        condition_ = {if_ + 2, close};
+        body_ = {close + 1, end_of(close + 1)};
+        if (body_.end != statements[2].second) return false;  // an else branch
+        for (std::size_t i = if_; i < close_; ++i)
+            if (is_thread_builtin(source_, code_, i) || is_one_of(word(i), kNotJammed))
+                return false;
+        // A directive would land inside the one line the fallback is written on.
+        for (const source::Token& t : source::lex(source_))
+            if (t.kind == source::TokenKind::Preprocessor && t.begin > code_[open_].begin &&
+                t.end < code_[close_].end)
+                return false;
+        item_ = x_.type + x_.name + " = (blockIdx.x * " + std::to_string(cols_) + " + " + q_ +
+                " % " + std::to_string(cols_) + ") * " + x_.extent + " + threadIdx.x; " + y_.type +
+                y_.name + " = (blockIdx.y * " + std::to_string(rows_) + " + " + q_ + " / " +
+                std::to_string(cols_) + ") * " + y_.extent + " + threadIdx.y; (void)" + x_.name +
+                "; (void)" + y_.name + "; ";
+        return true;
+    }
+
+    // Which names each element has its own copy of: the indices, every local whose initializer
+    // reads one, and every other local but those only loops and conditions shared by all
+    // elements use (a C89 loop variable). A shared local no element statement may change.
+    bool read_names() {
+        per_element_ = {x_.name, y_.name};
+        for (bool changed = true; changed;) {
+            changed = false;
+            declarations_.clear();
+            uniform_.clear();
+            elements_.clear();
+            walk(body_.first + 1, body_.end - 1);
+            if (!valid_) return false;
+            for (const Declaration& d : declarations_) {
+                const std::string name(word(d.name));
+                if (per_element_.contains(name)) continue;
+                const bool reads = d.equals && mentions(d.equals + 1, d.end, per_element_);
+                const bool shared =
+                    std::any_of(uniform_.begin(), uniform_.end(),
+                                [&](TokenRange r) { return mentions(r.first, r.end, {name}); });
+                if (reads || !shared) changed = per_element_.insert(name).second || changed;
+            }
+        }
+        locals_ = per_element_;
+        locals_.erase(x_.name);
+        locals_.erase(y_.name);
+        std::set<std::string> shared;
+        for (const Declaration& d : declarations_)
+            if (!per_element_.contains(std::string(word(d.name))))
+                shared.insert(std::string(word(d.name)));
+        for (const TokenRange r : elements_)
+            for (std::size_t i = r.first; i < r.end; ++i)
+                if (names(i, shared) &&
+                    (is_one_of(word(i + 1), kAssignmentOperators) || word(i + 1) == "++" ||
+                     word(i + 1) == "--" || word(i - 1) == "++" || word(i - 1) == "--"))
+                    return false;
+        return true;
+    }
+
+    // The statements in [first, end) at a jammed level: loops and conditions that read no
+    // element's name are shared (their bodies jammed in turn); declarations are read; anything
+    // else runs for each element.
+    void walk(std::size_t first, std::size_t end) {
+        for (std::size_t s = first; s < end && valid_;) {
+            const std::size_t e = end_of(s);
+            if (e > end) {
+                valid_ = false;
+                return;
+            }
+            const std::string_view w = word(s);
+            if (w == "{") {
+                walk(s + 1, e - 1);
+            } else if ((w == "for" || w == "if") && word(s + 1) == "(") {
+                const std::size_t close = source::matching_bracket(code_, source_, s + 1);
+                if (mentions(s + 2, close, per_element_)) {
+                    elements_.push_back({s, e});
+                } else {
+                    uniform_.push_back({s + 2, close});
+                    const std::size_t then_end = end_of(close + 1);
+                    walk(close + 1, std::min(then_end, e));
+                    if (w == "if" && then_end < e && word(then_end) == "else")
+                        walk(then_end + 1, e);
+                }
+            } else if (is_one_of(w, kLocalTypeWords)) {
+                std::size_t name = s;
+                while (name < e && is_one_of(word(name), kLocalTypeWords)) ++name;
+                const std::string_view next = word(name + 1);
+                if (code_[name].kind != source::TokenKind::Identifier ||
+                    (next != "=" && next != ";")) {
+                    valid_ = false;  // several declarators, an array, a reference
+                    return;
+                }
+                declarations_.push_back({s, name, e, next == "=" ? name + 1 : 0});
+            } else {
+                elements_.push_back({s, e});
+            }
+            s = e;
+        }
+    }
+
+    // The text of [first, end) with each element's own locals read from their arrays.
+    std::string element_text(std::size_t first, std::size_t end) const {
+        std::vector<TextEdit> edits;
+        for (std::size_t i = first; i < end; ++i)
+            if (names(i, locals_))
+                edits.push_back({code_[i].end - code_[first].begin, 0, "[" + q_ + "]"});
+        return apply_edits(text(first, end), std::move(edits));
+    }
+
+    // The edits of the jammed body in [first, end).
+    void jam(std::size_t first, std::size_t end, std::vector<TextEdit>& edits) const {
+        const std::string elements = std::to_string(rows_ * cols_);
+        const std::string each =
+            "for (int " + q_ + " = 0; " + q_ + " < " + elements + "; ++" + q_ + ") { " + item_;
+        for (std::size_t s = first; s < end;) {
+            const std::size_t e = end_of(s);
+            const std::string_view w = word(s);
+            const auto replace = [&](const std::string& with) {
+                edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin, with});
+            };
+            if (w == "{") {
+                jam(s + 1, e - 1, edits);
+            } else if ((w == "for" || w == "if") && word(s + 1) == "(" &&
+                       !mentions(s + 2, source::matching_bracket(code_, source_, s + 1),
+                                 per_element_)) {
+                const std::size_t close = source::matching_bracket(code_, source_, s + 1);
+                const std::size_t then_end = end_of(close + 1);
+                jam(close + 1, std::min(then_end, e), edits);
+                if (w == "if" && then_end < e && word(then_end) == "else")
+                    jam(then_end + 1, e, edits);
+            } else if (is_one_of(w, kLocalTypeWords)) {
+                std::size_t name = s;
+                while (is_one_of(word(name), kLocalTypeWords)) ++name;
+                if (locals_.contains(std::string(word(name)))) {
+                    // An array of one a element, assigned (so never const) where it was declared.
+                    std::string type;
+                    for (std::size_t t = s; t < name; ++t)
+                        if (word(t) != "const") type += std::string(word(t)) + " ";
+                    std::string with = type + std::string(word(name)) + "[" + elements + "];";
+                    if (word(name + 1) == "=")
+                        with += " " + each + std::string(word(name)) + "[" + q_ +
+                                "] = " + element_text(name + 2, e - 1) + "; }";
+                    replace(with + std::string(breaks(s, e), '\n'));
+                }
+            } else {
+                replace(each + element_text(s, e) + " }");
+            }
+            s = e;
+        }
+    }
+
+    std::string_view source_;
+    std::vector<source::Token> code_;
+    int rows_, cols_;
+    std::size_t open_ = 0, close_ = 0, if_ = 0;
+    std::string q_, all_, item_;
+    AxisIndex x_, y_;
+    std::pair<std::size_t, std::size_t> x_statement_, y_statement_;
+    TokenRange condition_, body_;
+    bool valid_ = true;
+    std::set<std::string> per_element_, locals_;
+    std::vector<Declaration> declarations_;
+    std::vector<TokenRange> uniform_, elements_;
+};
+
+}  // namespace
+
+std::optional<std::string> register_block(std::string_view source, std::string_view kernel,
+                                          int rows, int cols) {
+    if (rows < 1 || cols < 1 || rows * cols < 2 || rows * cols > 64)
+        throw source::RewriteError("register_block: " + std::to_string(rows) + " x " +
+                                   std::to_string(cols) + " elements a thread is not 2 to 64");
+    const source::KernelText text = source::find_kernel(source, kernel);
+    return Jammer(source, text, rows, cols).rewrite();
+}
+
+}  // namespace optiml::propose
