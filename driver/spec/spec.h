@@ -212,6 +212,9 @@ struct Spec {
     std::string compiler = "auto";          // one of kCompilers
     std::vector<std::string> include_dirs;  // relative to the spec file, as written
     Check check;
+    // The problems the kernel is tuned at and dispatches among, each setting integer scalar (and
+    // launch) arguments; empty: one problem, the arguments' own values.
+    std::vector<ProblemSize> problems;
     Timing timing;
     Budget budget;
     TargetFlags target;  // from the build (optiml build --compile-commands), not the file

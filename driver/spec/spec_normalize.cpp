@@ -123,6 +123,12 @@ json normalize(const Spec& spec) {
     if (spec.timing.decide_by != Timing{}.decide_by)
         timing["decide_by"] = to_string(spec.timing.decide_by);
     if (!timing.empty()) out["timing"] = timing;
+    // Expanded (a range and the list it holds are one key); absent for one problem.
+    if (!spec.problems.empty()) {
+        json problems = json::array();
+        for (const ProblemSize& problem : spec.problems) problems.push_back(problem.scalars);
+        out["problems"] = problems;
+    }
     return out;
 }
 

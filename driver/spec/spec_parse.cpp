@@ -403,7 +403,8 @@ const Argument* integer_scalar(const std::vector<Argument>& arguments, const std
     return nullptr;
 }
 
-ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& arguments) {
+ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& arguments,
+                              bool may_be_main = false) {
     const std::string expected =
         "an object that gives integer scalar arguments other values, e.g. {\"n\": 1000003}";
     field.expect_object(expected);
@@ -424,7 +425,7 @@ ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& a
         differs = differs || number != argument->integer_value;
         size.scalars[item.key()] = number;
     }
-    if (!differs)
+    if (!differs && !may_be_main)
         field.fail("this is the main problem size (every value equals the argument's own)",
                    "a size that differs from the arguments' values in at least one of them");
     return size;
@@ -449,6 +450,61 @@ std::vector<ProblemSize> read_extra_sizes(const Field& field,
         sizes.push_back(std::move(size));
     }
     return sizes;
+}
+
+// The problems a kernel is tuned at: a list of sizes ({"n": 1024}, the arguments' own values
+// among them or not), or {"powers_of_two": {"n": [lo, hi]}}, every power of two from lo to hi.
+std::vector<ProblemSize> read_problems(const Field& field, const std::vector<Argument>& arguments) {
+    constexpr std::size_t kMaxProblems = 16;
+    const std::string most = std::to_string(kMaxProblems);
+    const std::string expected = "an array of 2 to " + most +
+                                 " sizes such as {\"n\": 1024}, or {\"powers_of_two\": "
+                                 "{\"n\": [1024, 1048576]}}";
+    std::vector<ProblemSize> problems;
+    if (field.json().is_object()) {
+        field.allow_only({"powers_of_two"});
+        const Field range = field.required("powers_of_two", expected);
+        const std::string range_expected =
+            "one integer scalar argument and its bounds, e.g. {\"n\": [1024, 1048576]}";
+        range.expect_object(range_expected);
+        if (range.json().size() != 1) range.fail_got(range_expected);
+        const std::string name = range.json().begin().key();
+        const Field bounds = range.child(name);
+        if (!integer_scalar(arguments, name)) {
+            std::vector<std::string> names;
+            for (const Argument& argument : arguments)
+                if (integer_scalar(arguments, argument.name)) names.push_back(argument.name);
+            bounds.fail("'" + name + "' is not an integer scalar argument",
+                        "an integer scalar argument: " + join_or(names, "none are declared"));
+        }
+        const std::vector<Field> ends = bounds.items("[lowest, highest]");
+        if (ends.size() != 2) bounds.fail_got("[lowest, highest], two integers");
+        const ElementType type = integer_scalar(arguments, name)->type;
+        const std::int64_t low = read_integer_of_type(ends[0], type);
+        const std::int64_t high = read_integer_of_type(ends[1], type);
+        if (low < 1) ends[0].fail_got("an integer >= 1");
+        if (high <= low) ends[1].fail_got("an integer above the lowest, " + std::to_string(low));
+        for (std::int64_t power = 1; power <= high && power > 0; power *= 2) {
+            if (power < low) continue;
+            problems.push_back(ProblemSize{{{name, power}}});
+        }
+        if (problems.size() < 2 || problems.size() > kMaxProblems)
+            bounds.fail("holds " + std::to_string(problems.size()) + " powers of two",
+                        "bounds holding 2 to " + most + " powers of two");
+        return problems;
+    }
+    const std::vector<Field> items = field.items(expected);
+    if (items.size() < 2 || items.size() > kMaxProblems)
+        field.fail("got " + std::to_string(items.size()) + " sizes", expected);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        ProblemSize size = read_problem_size(items[i], arguments, true);
+        for (std::size_t j = 0; j < problems.size(); ++j)
+            if (problems[j].scalars == size.scalars)
+                items[i].fail("the same size as problems[" + std::to_string(j) + "]",
+                              "each size once");
+        problems.push_back(std::move(size));
+    }
+    return problems;
 }
 
 Check read_check(const Field& field, const std::vector<Argument>& arguments,
@@ -576,7 +632,7 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
     const Field root = spec_root(json, file_label);
     root.allow_only({"name", "source", "kernel", "include_dirs", "arguments", "launch_arguments",
                      "launch", "parameters", "constraints", "constants", "nvrtc_options",
-                     "compiler", "check", "timing", "budget"});
+                     "compiler", "check", "timing", "budget", "problems"});
     const std::filesystem::path base = spec.file.parent_path();
 
     spec.name = read_identifier(root.required("name", kIdentifier));
@@ -625,6 +681,8 @@ void read_fields(const nlohmann::json& json, const std::string& file_label, Spec
         spec.compiler = read_compiler(*compiler);
     if (const std::optional<Field> check = root.optional("check"))
         spec.check = read_check(*check, sizable_scalars(spec), base);
+    if (const std::optional<Field> problems = root.optional("problems"))
+        spec.problems = read_problems(*problems, sizable_scalars(spec));
     if (const std::optional<Field> timing = root.optional("timing"))
         spec.timing = read_timing(*timing);
     if (const std::optional<Field> budget = root.optional("budget"))

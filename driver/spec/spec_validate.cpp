@@ -131,8 +131,10 @@ struct FailAt {
     [[noreturn]] void operator()(const Located& located, const std::string& problem,
                                  const std::string& expected) const {
         if (!size) fail(file, located.field, problem, expected);
+        const bool tuned = size_field.starts_with("problems");
         fail(file, size_field, located.field + ": " + problem,
-             expected + ", at every size in check.extra_sizes");
+             expected + (tuned ? ", at every problem the spec lists"
+                               : ", at every size in check.extra_sizes"));
     }
 };
 
@@ -242,6 +244,9 @@ void validate(const Spec& spec, const std::string& file) {
         check_default_configuration(spec, file, &spec.check.extra_sizes[i],
                                     "check.extra_sizes[" + std::to_string(i) + "]");
     }
+    for (std::size_t i = 0; i < spec.problems.size(); ++i)
+        check_default_configuration(spec, file, &spec.problems[i],
+                                    "problems[" + std::to_string(i) + "]");
     check_file_fills(spec, file);
 }
 

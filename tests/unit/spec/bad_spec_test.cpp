@@ -31,7 +31,7 @@ const BadSpec kBadSpecs[] = {
     {"TypoInTopLevelField", R"p([{"op": "add", "path": "/paramters", "value": []}])p",
      "paramters: unknown field 'paramters' (did you mean 'parameters'?); expected one of "
      "arguments, budget, check, compiler, constants, constraints, include_dirs, kernel, launch, "
-     "launch_arguments, name, nvrtc_options, parameters, source, timing"},
+     "launch_arguments, name, nvrtc_options, parameters, problems, source, timing"},
     {"MissingName", R"p([{"op": "remove", "path": "/name"}])p", "name: missing; expected {id}"},
     {"NameStartsWithDigit", R"p([{"op": "replace", "path": "/name", "value": "2fast"}])p",
      "name: \"2fast\" is not a C++ identifier; expected {id}"},
@@ -258,6 +258,36 @@ const BadSpec kBadSpecs[] = {
     {"DeterministicNotBoolean",
      R"p([{"op": "add", "path": "/check/deterministic", "value": "yes"}])p",
      "check.deterministic: got the string \"yes\"; expected true or false"},
+    {"OneProblem", R"p([{"op": "add", "path": "/problems", "value": [{"n": 1024}]}])p",
+     "problems: got 1 sizes; expected an array of 2 to 16 sizes such as {\"n\": 1024}, or "
+     "{\"powers_of_two\": {\"n\": [1024, 1048576]}}"},
+    {"RepeatedProblem",
+     R"p([{"op": "add", "path": "/problems", "value": [{"n": 1024}, {"n": 1024}]}])p",
+     "problems[1]: the same size as problems[0]; expected each size once"},
+    {"ProblemOfAnUnknownArgument",
+     R"p([{"op": "add", "path": "/problems", "value": [{"n": 1024}, {"m": 5}]}])p",
+     "problems[1].m: 'm' is not an integer scalar argument; expected an integer scalar argument: "
+     "n"},
+    {"PowersOfTwoOfAFloat",
+     R"p([{"op": "add", "path": "/problems", "value": {"powers_of_two": {"a": [1, 8]}}}])p",
+     "problems.powers_of_two.a: 'a' is not an integer scalar argument; expected an integer scalar "
+     "argument: n"},
+    {"PowersOfTwoBackwards",
+     R"p([{"op": "add", "path": "/problems", "value": {"powers_of_two": {"n": [64, 8]}}}])p",
+     "problems.powers_of_two.n[1]: got 8; expected an integer above the lowest, 64"},
+    {"PowersOfTwoTooMany",
+     R"p([{"op": "add", "path": "/problems", "value": {"powers_of_two": {"n": [1, 1000000]}}}])p",
+     "problems.powers_of_two.n: holds 20 powers of two; expected bounds holding 2 to 16 powers of "
+     "two"},
+    {"PowersOfTwoBeyondTheType",
+     R"p([{"op": "add", "path": "/problems", "value": {"powers_of_two": {"n": [1, 4294967296]}}}])p",
+     "problems.powers_of_two.n[1]: got 4294967296; expected an integer that fits int32 "
+     "(-2147483648 to 2147483647)"},
+    {"ProblemWithNoElements",
+     R"p([{"op": "add", "path": "/problems", "value": [{"n": 1024}, {"n": 0}]}])p",
+     "problems[1]: arguments[2].count: 'n' is 0 with the default configuration "
+     "(block_size_x=256, items_per_thread=1, n=0); expected at least 1 element, at every problem "
+     "the spec lists"},
     {"ExtraSizesNotAnArray",
      R"p([{"op": "add", "path": "/check/extra_sizes", "value": {"n": 1000003}}])p",
      "check.extra_sizes: got an object; expected an array of at most 8 objects such as {\"n\": "

@@ -112,5 +112,29 @@ TEST(CompareField, IsAbsentFromTheNormalizedSpecWithoutOne) {
     EXPECT_FALSE(spec.normalized.at("check").contains("compare"));
 }
 
+// The problems a kernel is tuned at: listed, or every power of two between bounds; the range
+// and the list it holds are one normalized spec (one key), and one problem is no field at all.
+TEST(Problems, AListOrPowersOfTwoBetweenBoundsEnterTheKeyExpanded) {
+    EXPECT_TRUE(parsed(fixture_json()).problems.empty());
+    EXPECT_FALSE(parsed(fixture_json()).normalized.contains("problems"));
+    nlohmann::json listed = fixture_json();
+    listed["problems"] = {{{"n", 1024}}, {{"n", 4096}}, {{"n", 16384}}, {{"n", 33554432}}};
+    const Spec spec = parsed(listed);
+    ASSERT_EQ(spec.problems.size(), 4u);
+    EXPECT_EQ(spec.problems[1].scalars.at("n"), 4096);
+    EXPECT_EQ(spec.problems[3].scalars.at("n"), 33554432);  // the arguments' own size may be one
+    nlohmann::json range = fixture_json();
+    range["problems"] = {{"powers_of_two", {{"n", {1000, 20000}}}}};
+    const Spec ranged = parsed(range);
+    ASSERT_EQ(ranged.problems.size(), 5u);  // 1024, 2048, 4096, 8192, 16384
+    EXPECT_EQ(ranged.problems.front().scalars.at("n"), 1024);
+    EXPECT_EQ(ranged.problems.back().scalars.at("n"), 16384);
+    nlohmann::json same = fixture_json();
+    same["problems"] = {{{"n", 1024}}, {{"n", 2048}}, {{"n", 4096}}, {{"n", 8192}}, {{"n", 16384}}};
+    EXPECT_EQ(parsed(same).normalized, ranged.normalized);
+    EXPECT_EQ(ranged.normalized["problems"][2], nlohmann::json({{"n", 4096}}));
+    EXPECT_NE(spec.normalized, parsed(fixture_json()).normalized);
+}
+
 }  // namespace
 }  // namespace optiml::spec
