@@ -182,6 +182,10 @@ std::unique_ptr<MeasuringSession> open_session(const TuneRequest& request,
         auto session = std::make_unique<MeasuringSession>(spec, request.device,
                                                           SessionSetup{request.host_compiler});
         log.line() << compiler_label(compiler) << " compiles the variants\n";
+        if (!spec.problems.empty())
+            log.line() << "warning: the spec lists " << spec.problems.size()
+                       << " problems; tuning at each and dispatching by size are not built yet, "
+                          "so this tunes the arguments' own size only\n";
         return session;
     } catch (const SessionError& e) {
         if (e.step == SessionError::Step::Scratch) {
