@@ -206,6 +206,10 @@ class Jammer {
                     return;
                 }
                 declarations_.push_back({s, name, e, next == "=" ? name + 1 : 0});
+            } else if (code_[s].kind == source::TokenKind::Identifier &&
+                       code_[s + 1].kind == source::TokenKind::Identifier) {
+                valid_ = false;  // a declaration of a type the rewrite does not know (uint32_t x)
+                return;
             } else {
                 elements_.push_back({s, e});
             }

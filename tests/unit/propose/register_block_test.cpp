@@ -84,6 +84,8 @@ TEST(RegisterBlock, DeclinesWhatJammedElementsCouldNotShare) {
     EXPECT_FALSE(
         applies("    if (x < n && y < m) { int t; for (t = 0; t < n; ++t) { t += x; } "
                 "c[y * n + x] = t; }\n"));
+    // A local of a type it does not know would end up scoped to one element's statement.
+    EXPECT_FALSE(applies("    if (x < n && y < m) { uint32_t s = x; c[y * n + x] = s; }\n"));
     // One axis only: coarsen_items' kind.
     EXPECT_FALSE(
         register_block("__global__ void k(float* c, int n) {\n    int x = blockIdx.x * "
