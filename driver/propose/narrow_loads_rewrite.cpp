@@ -30,8 +30,9 @@ std::pair<std::string, int> vector_of_four(const std::string& element) {
     return {"", 0};
 }
 
-// Tokens that make what follows the bound run for some items only: the vector is read for
-// every item below the bound, so the original must have read each of them too.
+// Tokens from which on code runs for some items only: the vector is read for every item below
+// the bound, so the original must have read each of them too, before any of these. The
+// condition of an `if`, `while` or `switch` is still read by every item: those branch at its `)`.
 constexpr std::array<std::string_view, 14> kBranches = {
     "if", "else", "?",      "for",   "while",    "do",   "switch",
     "&&", "||",   "return", "break", "continue", "goto", "case"};
@@ -57,11 +58,16 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     const auto word = [&](std::size_t i) {
         return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
     };
-    // After the bound (its `return;` aside), nothing may branch: the original then read its
-    // element for every item below the bound, so the four a vector reads exist.
+    // Where the body after the bound (its `return;` aside) first branches: every read before it
+    // ran for every item below the bound, so the four elements a vector reads exist.
     const std::size_t after = items->condition_end + (items->returns ? 3 : 1);
-    for (std::size_t i = after; i < close; ++i)
-        if (is_one_of(word(i), kBranches)) return std::nullopt;
+    std::size_t branch = close;
+    for (std::size_t i = after; i < close && branch == close; ++i) {
+        if (!is_one_of(word(i), kBranches)) continue;
+        const bool condition =
+            (word(i) == "if" || word(i) == "while" || word(i) == "switch") && word(i + 1) == "(";
+        branch = condition ? source::matching_bracket(code, source, i + 1) : i;
+    }
     std::set<std::string> taken;
     std::vector<NarrowStream> streams;
     for (const source::KernelParameter& p : text.parameters) {
@@ -72,8 +78,8 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
         bool only_reads = true;
         for (std::size_t i = open + 1; i < close && only_reads; ++i) {
             if (word(i) != p.name || word(i - 1) == "." || word(i - 1) == "->") continue;
-            only_reads = i > after && word(i + 1) == "[" && word(i + 2) == index.name &&
-                         word(i + 3) == "]" && word(i - 1) != "&" &&
+            only_reads = i > after && i < branch && word(i + 1) == "[" &&
+                         word(i + 2) == index.name && word(i + 3) == "]" && word(i - 1) != "&" &&
                          !is_one_of(word(i + 4), kAssignmentOperators) && word(i + 4) != "++" &&
                          word(i + 4) != "--" && word(i - 1) != "++" && word(i - 1) != "--";
             stream.reads.push_back(i);

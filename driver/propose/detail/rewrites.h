@@ -119,7 +119,8 @@ std::optional<std::string> coarsen_items(std::string_view source, std::string_vi
 // Vector loads of narrow elements, for a kernel written one thread per item (the index and
 // bounding `if` of coarsen_items, the bound `i < E` or `i >= E` with `return;`) whose body reads
 // a pointer parameter of 1-byte (char, int8_t, ...) or 2-byte integers (short, uint16_t, ...)
-// only as `p[i]`, with nothing after the bound that branches (so the original read every element
+// only as `p[i]`, every such read before the body first branches after the bound (a read in the
+// condition of an if, while or switch counts as before; so the original read every element
 // below it): each thread runs the 4 adjacent items 4t .. 4t + 3, one after another, each in an
 // immediately called lambda as in coarsen_items, and where all four lie below the bound and
 // every such pointer is aligned, their elements come from one uchar4 (ushort4) load a pointer;

@@ -81,10 +81,14 @@ TEST(VectorizeNarrowLoads, DeclinesWhereTheVectorCouldReadWhatTheOriginalDidNot)
     EXPECT_TRUE(applies(bytes, "    if (i < n) out[i] = p[i] + 1;\n"));
     // Not narrow: float loads are vectorize_loads' (in loops).
     EXPECT_FALSE(applies("const float* p, float* out, int n", "    if (i < n) out[i] = p[i];\n"));
+    // Read before anything branches (a threshold), or in a condition every item evaluates.
+    EXPECT_TRUE(applies(bytes, "    if (i < n) out[i] = p[i] > 128 ? 255 : 0;\n"));
+    EXPECT_TRUE(applies(bytes, "    if (i >= n) return;\n    if (p[i] > 128) out[i] = 1;\n"));
     // Read under a further condition, or a bound that is not the index's alone.
     EXPECT_FALSE(applies(bytes, "    if (i < n) { if (out[i] > 0) out[i] = p[i]; }\n"));
     EXPECT_FALSE(applies(bytes, "    if (i < n && out[i] > 0) out[i] = p[i];\n"));
     EXPECT_FALSE(applies(bytes, "    if (i < n) out[i] = out[i] > 0 ? p[i] : 0;\n"));
+    EXPECT_FALSE(applies(bytes, "    if (i < n) { if (p[i] > 1) out[i] = p[i]; }\n"));
     // Another element, a write, an address taken, or no bound at all.
     EXPECT_FALSE(applies(bytes, "    if (i < n) out[i] = p[i + 1];\n"));
     EXPECT_FALSE(applies("unsigned char* p, int* out, int n", "    if (i < n) p[i] = 1;\n"));
