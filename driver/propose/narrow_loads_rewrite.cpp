@@ -68,6 +68,11 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
             (word(i) == "if" || word(i) == "while" || word(i) == "switch") && word(i + 1) == "(";
         branch = condition ? source::matching_bracket(code, source, i + 1) : i;
     }
+    // A directive would land inside the one line the misaligned path is written on.
+    for (const source::Token& t : source::lex(source))
+        if (t.kind == source::TokenKind::Preprocessor && t.begin > code[open].begin &&
+            t.end < code[close].end)
+            return std::nullopt;
     std::set<std::string> taken;
     std::vector<NarrowStream> streams;
     for (const source::KernelParameter& p : text.parameters) {
@@ -92,8 +97,6 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     if (streams.empty()) return std::nullopt;
     const std::string quad = fresh_name(source, "optiml_quad", taken);
     taken.insert(quad);
-    const std::string whole = fresh_name(source, "optiml_whole", taken);
-    taken.insert(whole);
     const std::string k = fresh_name(source, "optiml_k", taken);
     taken.insert(k);
     const std::string limit(
@@ -105,37 +108,46 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     const std::string expression(
         source.substr(code[index.index.first].begin,
                       code[index.index.end - 1].end - code[index.index.first].begin));
-    // The thread's four items; the loads when all four lie below the bound and every pointer is
-    // aligned to its vector, else each item reads its element as the original did.
+    // The thread's four items. Where all four lie below the bound and every pointer is aligned to
+    // its vector, one load a pointer and the body as written, each read taken from the vector;
+    // else (the last quad, a pointer that starts mid-word) each item as the original, on the line
+    // of the body's closing brace.
     std::string prologue = type + quad + " = " + expression + "; if (" + quad + " <= ((" + limit +
-                           ") - 1) / 4) { const bool " + whole + " = " + quad + " * 4ll + 3 < (" +
-                           limit + ")";
+                           ") - 1) / 4) { if (" + quad + " * 4ll + 3 < (" + limit + ")";
     for (const NarrowStream& s : streams)
         prologue += " && reinterpret_cast<unsigned long long>(" + s.pointer + ") % " +
                     std::to_string(s.bytes) + " == 0";
-    prologue += ";";
-    const std::string loaded = fresh_name(source, "optiml_vector", taken);
+    prologue += ") {";
+    const std::array<std::string_view, 4> lanes = {"x", "y", "z", "w"};
     for (const NarrowStream& s : streams) {
-        prologue += " " + s.element + " " + s.copy + "[4] = {}; if (" + whole + ") { const " +
-                    s.vector + " " + loaded + " = *reinterpret_cast<const " + s.vector + "*>(" +
-                    s.pointer + " + " + quad + " * 4ll);";
-        const std::array<std::string_view, 4> lanes = {"x", "y", "z", "w"};
+        const std::string loaded = fresh_name(source, s.copy + "_vector", taken);
+        taken.insert(loaded);
+        prologue += " const " + s.vector + " " + loaded + " = *reinterpret_cast<const " + s.vector +
+                    "*>(" + s.pointer + " + " + quad + " * 4ll); const " + s.element + " " +
+                    s.copy + "[4] = {";
         for (std::size_t lane = 0; lane < lanes.size(); ++lane)
-            prologue += " " + s.copy + "[" + std::to_string(lane) + "] = static_cast<" + s.element +
-                        ">(" + loaded + "." + std::string(lanes[lane]) + ");";
-        prologue += " }";
+            prologue += std::string(lane ? ", " : "") + "static_cast<" + s.element + ">(" + loaded +
+                        "." + std::string(lanes[lane]) + ")";
+        prologue += "};";
     }
-    prologue += " for (int " + k + " = 0; " + k + " < 4; ++" + k + ") { " + type + index.name +
-                " = " + quad + " * 4 + " + k + "; [&]() {";
+    const std::string each = "for (int " + k + " = 0; " + k + " < 4; ++" + k + ") { " + type +
+                             index.name + " = " + quad + " * 4 + " + k + "; [&]() {";
+    prologue += " " + each;
     std::vector<TextEdit> edits;
     edits.push_back({code[index.statement].begin,
                      code[index.semicolon].end - code[index.statement].begin, prologue});
+    // There all four items lie below the bound: its test is settled.
+    edits.push_back({code[items->check + 2].begin,
+                     code[items->condition_end - 1].end - code[items->check + 2].begin,
+                     items->returns ? "false" : "true"});
     for (const NarrowStream& s : streams)
         for (const std::size_t read : s.reads)
-            edits.push_back({code[read].begin, code[read + 3].end - code[read].begin,
-                             "(" + whole + " ? " + s.copy + "[" + k + "] : " + s.pointer + "[" +
-                                 index.name + "])"});
-    edits.push_back({code[close].begin, 0, "}(); } } "});
+            edits.push_back(
+                {code[read].begin, code[read + 3].end - code[read].begin, s.copy + "[" + k + "]"});
+    edits.push_back({code[close].begin, 0,
+                     "}(); } } else " + each + " " +
+                         range_spelling(source, code, {index.semicolon + 1, close}) +
+                         " }(); } } "});
     return apply_edits(source, std::move(edits));
 }
 

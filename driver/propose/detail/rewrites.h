@@ -123,10 +123,12 @@ std::optional<std::string> coarsen_items(std::string_view source, std::string_vi
 // condition of an if, while or switch counts as before; so the original read every element
 // below it): each thread runs the 4 adjacent items 4t .. 4t + 3, one after another, each in an
 // immediately called lambda as in coarsen_items, and where all four lie below the bound and
-// every such pointer is aligned, their elements come from one uchar4 (ushort4) load a pointer;
-// otherwise each item reads its element as before. The launch needs the grid's x divided by 4,
-// rounded up (the caller's to arrange). The result is again one thread per item (of four), so
-// coarsen_items and privatize_atomics still apply. nullopt where it does not apply.
+// every such pointer is aligned, their elements come from one uchar4 (ushort4) load a pointer
+// and the body runs as written with its bound's test settled; otherwise each item runs the
+// original body (written on the closing brace's line, so no directive may sit in the body). The
+// launch needs the grid's x divided by 4, rounded up (the caller's to arrange). The result is again
+// one thread per item (of four), so coarsen_items and privatize_atomics still apply. nullopt where
+// it does not apply.
 std::optional<std::string> vectorize_narrow_loads(std::string_view source, std::string_view kernel);
 
 // Register blocking of a kernel written one thread per element of a 2-D output: a body of

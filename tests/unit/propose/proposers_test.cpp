@@ -290,7 +290,7 @@ TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
     EXPECT_EQ(all->candidate.grid,
               (std::vector<std::string>{"ceil_div(ceil_div(n, BLOCK), 256)", "1", "1"}));
     const std::string& loaded = texts.by_id.at(all->candidate.source_id);
-    EXPECT_NE(loaded.find("const uchar4 optiml_vector"), std::string::npos) << loaded;
+    EXPECT_NE(loaded.find("const uchar4 optiml_in_vector"), std::string::npos) << loaded;
     EXPECT_NE(loaded.find("optiml_item < 64"), std::string::npos) << loaded;
     EXPECT_NE(loaded.find("optiml_private_bins"), std::string::npos) << loaded;
 }
