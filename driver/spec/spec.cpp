@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <stdexcept>
 #include <string_view>
 
 #include "driver/spec/detail/json_field.h"
@@ -81,6 +82,31 @@ Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file) {
                      "a spec as docs/spec.md describes");
     }
     return spec;
+}
+
+Spec at_problem(const Spec& spec, const ProblemSize& problem) {
+    Spec out = spec;
+    for (const auto& [name, value] : problem.scalars) {
+        bool found = false;
+        for (Argument& argument : out.arguments) {
+            if (argument.name != name || argument.is_pointer || is_floating(argument.type))
+                continue;
+            argument.integer_value = value;
+            argument.value = static_cast<double>(value);
+            found = true;
+        }
+        for (LaunchArgument& argument : out.launch_arguments) {
+            if (argument.name != name) continue;
+            argument.value = value;
+            found = true;
+        }
+        if (!found)
+            throw std::invalid_argument(spec.file.string() + ": problem " + describe(problem) +
+                                        ": '" + name + "' is not an integer scalar argument");
+    }
+    out.problems.clear();
+    out.normalized = detail::normalize(out);
+    return out;
 }
 
 std::string describe(const ProblemSize& size) {

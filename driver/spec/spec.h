@@ -235,6 +235,11 @@ struct Spec {
 // the loader rejects a spec holding one, naming its field.
 inline constexpr std::string_view kUnfinishedMarker = "TODO:";
 
+// The spec as tuned at one of its problems: its integer scalar and launch arguments at the
+// problem's values, no problems of its own, and its normalized form (the key) made again.
+// Throws std::invalid_argument for a name that is neither kind of argument.
+Spec at_problem(const Spec& spec, const ProblemSize& problem);
+
 Spec load_spec(const std::filesystem::path& file);
 Spec parse_spec(const nlohmann::json& json, const std::filesystem::path& file);
 

@@ -136,5 +136,23 @@ TEST(Problems, AListOrPowersOfTwoBetweenBoundsEnterTheKeyExpanded) {
     EXPECT_NE(spec.normalized, parsed(fixture_json()).normalized);
 }
 
+// One of the problems as a spec of its own, what tuning at that problem starts from.
+TEST(Problems, AtAProblemTheArgumentsTakeItsValuesAndTheKeyFollows) {
+    nlohmann::json listed = fixture_json();
+    listed["problems"] = {{{"n", 1024}}, {{"n", 4096}}};
+    const Spec spec = parsed(listed);
+    const Spec small = at_problem(spec, spec.problems[0]);
+    EXPECT_TRUE(small.problems.empty());
+    EXPECT_EQ(small.environment(small.default_config()).at("n"), 1024);
+    EXPECT_FALSE(small.normalized.contains("problems"));
+    // The same spec as one written at that size from the start.
+    nlohmann::json written = fixture_json();
+    for (auto& argument : written["arguments"])
+        if (argument["name"] == "n") argument["value"] = 1024;
+    EXPECT_EQ(small.normalized, parsed(written).normalized);
+    EXPECT_NE(at_problem(spec, spec.problems[1]).normalized, small.normalized);
+    EXPECT_THROW(at_problem(spec, ProblemSize{{{"x", 5}}}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace optiml::spec
