@@ -44,6 +44,73 @@ struct NarrowStream {
     std::vector<std::size_t> reads;  // code tokens of each `p`
 };
 
+std::string_view word_at(std::string_view source, const std::vector<source::Token>& code,
+                         std::size_t i) {
+    return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
+}
+
+// Where the body from `after` on first branches: every read before it runs for every item.
+std::size_t first_branch(std::string_view source, const std::vector<source::Token>& code,
+                         std::size_t after, std::size_t close) {
+    for (std::size_t i = after; i < close; ++i) {
+        const std::string_view w = word_at(source, code, i);
+        if (!is_one_of(w, kBranches)) continue;
+        const bool condition =
+            (w == "if" || w == "while" || w == "switch") && word_at(source, code, i + 1) == "(";
+        return condition ? source::matching_bracket(code, source, i + 1) : i;
+    }
+    return close;
+}
+
+// The narrow pointer parameters the body reads only as `p[i]`, each read in (after, branch).
+std::vector<NarrowStream> narrow_streams(std::string_view source,
+                                         const std::vector<source::Token>& code,
+                                         const source::KernelText& text, const std::string& index,
+                                         std::size_t open, std::size_t close, std::size_t after,
+                                         std::size_t branch, std::set<std::string>& taken) {
+    const auto word = [&](std::size_t i) { return word_at(source, code, i); };
+    std::vector<NarrowStream> streams;
+    for (const source::KernelParameter& p : text.parameters) {
+        if (!p.is_pointer || p.name.empty()) continue;
+        NarrowStream stream{p.name, pointee_type(source, p), "", "", 0, {}};
+        std::tie(stream.vector, stream.bytes) = vector_of_four(stream.element);
+        if (stream.bytes == 0) continue;
+        bool only_reads = true;
+        for (std::size_t i = open + 1; i < close && only_reads; ++i) {
+            if (word(i) != p.name || word(i - 1) == "." || word(i - 1) == "->") continue;
+            only_reads = i > after && i < branch && word(i + 1) == "[" && word(i + 2) == index &&
+                         word(i + 3) == "]" && word(i - 1) != "&" &&
+                         !is_one_of(word(i + 4), kAssignmentOperators) && word(i + 4) != "++" &&
+                         word(i + 4) != "--" && word(i - 1) != "++" && word(i - 1) != "--";
+            stream.reads.push_back(i);
+        }
+        if (!only_reads || stream.reads.empty()) continue;
+        stream.copy = fresh_name(source, "optiml_" + p.name, taken);
+        taken.insert(stream.copy);
+        streams.push_back(std::move(stream));
+    }
+    return streams;
+}
+
+// Each stream's four elements from one vector load at quad `quad`, in a const array `copy`.
+std::string vector_loads(std::string_view source, const std::vector<NarrowStream>& streams,
+                         const std::string& quad, std::set<std::string>& taken) {
+    const std::array<std::string_view, 4> lanes = {"x", "y", "z", "w"};
+    std::string out;
+    for (const NarrowStream& s : streams) {
+        const std::string loaded = fresh_name(source, s.copy + "_vector", taken);
+        taken.insert(loaded);
+        out += " const " + s.vector + " " + loaded + " = *reinterpret_cast<const " + s.vector +
+               "*>(" + s.pointer + " + " + quad + " * 4ll); const " + s.element + " " + s.copy +
+               "[4] = {";
+        for (std::size_t lane = 0; lane < lanes.size(); ++lane)
+            out += std::string(lane ? ", " : "") + "static_cast<" + s.element + ">(" + loaded +
+                   "." + std::string(lanes[lane]) + ")";
+        out += "};";
+    }
+    return out;
+}
+
 }  // namespace
 
 std::optional<std::string> vectorize_narrow_loads(std::string_view source,
@@ -55,45 +122,18 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     const auto items = find_item_kernel(source, code, text, open, close);
     if (!items || items->limit.empty()) return std::nullopt;
     const ThreadIndex& index = items->index;
-    const auto word = [&](std::size_t i) {
-        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
-    };
-    // Where the body after the bound (its `return;` aside) first branches: every read before it
-    // ran for every item below the bound, so the four elements a vector reads exist.
+    // Every read before the body first branches after the bound (its `return;` aside) ran for
+    // every item below the bound, so the four elements a vector reads exist.
     const std::size_t after = items->condition_end + (items->returns ? 3 : 1);
-    std::size_t branch = close;
-    for (std::size_t i = after; i < close && branch == close; ++i) {
-        if (!is_one_of(word(i), kBranches)) continue;
-        const bool condition =
-            (word(i) == "if" || word(i) == "while" || word(i) == "switch") && word(i + 1) == "(";
-        branch = condition ? source::matching_bracket(code, source, i + 1) : i;
-    }
+    const std::size_t branch = first_branch(source, code, after, close);
     // A directive would land inside the one line the misaligned path is written on.
     for (const source::Token& t : source::lex(source))
         if (t.kind == source::TokenKind::Preprocessor && t.begin > code[open].begin &&
             t.end < code[close].end)
             return std::nullopt;
     std::set<std::string> taken;
-    std::vector<NarrowStream> streams;
-    for (const source::KernelParameter& p : text.parameters) {
-        if (!p.is_pointer || p.name.empty()) continue;
-        NarrowStream stream{p.name, pointee_type(source, p), "", "", 0, {}};
-        std::tie(stream.vector, stream.bytes) = vector_of_four(stream.element);
-        if (stream.bytes == 0) continue;
-        bool only_reads = true;
-        for (std::size_t i = open + 1; i < close && only_reads; ++i) {
-            if (word(i) != p.name || word(i - 1) == "." || word(i - 1) == "->") continue;
-            only_reads = i > after && i < branch && word(i + 1) == "[" &&
-                         word(i + 2) == index.name && word(i + 3) == "]" && word(i - 1) != "&" &&
-                         !is_one_of(word(i + 4), kAssignmentOperators) && word(i + 4) != "++" &&
-                         word(i + 4) != "--" && word(i - 1) != "++" && word(i - 1) != "--";
-            stream.reads.push_back(i);
-        }
-        if (!only_reads || stream.reads.empty()) continue;
-        stream.copy = fresh_name(source, "optiml_" + p.name, taken);
-        taken.insert(stream.copy);
-        streams.push_back(std::move(stream));
-    }
+    const std::vector<NarrowStream> streams =
+        narrow_streams(source, code, text, index.name, open, close, after, branch, taken);
     if (streams.empty()) return std::nullopt;
     const std::string quad = fresh_name(source, "optiml_quad", taken);
     taken.insert(quad);
@@ -117,19 +157,7 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     for (const NarrowStream& s : streams)
         prologue += " && reinterpret_cast<unsigned long long>(" + s.pointer + ") % " +
                     std::to_string(s.bytes) + " == 0";
-    prologue += ") {";
-    const std::array<std::string_view, 4> lanes = {"x", "y", "z", "w"};
-    for (const NarrowStream& s : streams) {
-        const std::string loaded = fresh_name(source, s.copy + "_vector", taken);
-        taken.insert(loaded);
-        prologue += " const " + s.vector + " " + loaded + " = *reinterpret_cast<const " + s.vector +
-                    "*>(" + s.pointer + " + " + quad + " * 4ll); const " + s.element + " " +
-                    s.copy + "[4] = {";
-        for (std::size_t lane = 0; lane < lanes.size(); ++lane)
-            prologue += std::string(lane ? ", " : "") + "static_cast<" + s.element + ">(" + loaded +
-                        "." + std::string(lanes[lane]) + ")";
-        prologue += "};";
-    }
+    prologue += ") {" + vector_loads(source, streams, quad, taken);
     const std::string each = "for (int " + k + " = 0; " + k + " < 4; ++" + k + ") { " + type +
                              index.name + " = " + quad + " * 4 + " + k + "; [&]() {";
     prologue += " " + each;
