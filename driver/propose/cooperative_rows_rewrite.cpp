@@ -149,9 +149,7 @@ class RowKernelReader {
     }
 
   private:
-    std::string_view text(std::size_t i) const {
-        return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
-    }
+    std::string_view text(std::size_t i) const { return token_at(source_, code_, i); }
     std::string span(TokenRange r) const { return range_text(source_, code_, r); }
     std::string spelling(std::size_t first, std::size_t end) const {
         return range_spelling(source_, code_, {first, end});

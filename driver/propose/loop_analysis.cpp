@@ -66,8 +66,13 @@ LoopAnalysis::LoopAnalysis(std::string_view source, const source::KernelText& ke
     read_subscripts(kernel);
 }
 
+std::string_view token_at(std::string_view source, const std::vector<source::Token>& code,
+                          std::size_t i) {
+    return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
+}
+
 std::string_view LoopAnalysis::text(std::size_t i) const {
-    return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
+    return token_at(source_, code_, i);
 }
 
 std::string range_text(std::string_view source, const std::vector<source::Token>& code,

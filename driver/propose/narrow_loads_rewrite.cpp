@@ -44,19 +44,14 @@ struct NarrowStream {
     std::vector<std::size_t> reads;  // code tokens of each `p`
 };
 
-std::string_view word_at(std::string_view source, const std::vector<source::Token>& code,
-                         std::size_t i) {
-    return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
-}
-
 // Where the body from `after` on first branches: every read before it runs for every item.
 std::size_t first_branch(std::string_view source, const std::vector<source::Token>& code,
                          std::size_t after, std::size_t close) {
     for (std::size_t i = after; i < close; ++i) {
-        const std::string_view w = word_at(source, code, i);
+        const std::string_view w = token_at(source, code, i);
         if (!is_one_of(w, kBranches)) continue;
         const bool condition =
-            (w == "if" || w == "while" || w == "switch") && word_at(source, code, i + 1) == "(";
+            (w == "if" || w == "while" || w == "switch") && token_at(source, code, i + 1) == "(";
         return condition ? source::matching_bracket(code, source, i + 1) : i;
     }
     return close;
@@ -68,7 +63,7 @@ std::vector<NarrowStream> narrow_streams(std::string_view source,
                                          const source::KernelText& text, const std::string& index,
                                          std::size_t open, std::size_t close, std::size_t after,
                                          std::size_t branch, std::set<std::string>& taken) {
-    const auto word = [&](std::size_t i) { return word_at(source, code, i); };
+    const auto word = [&](std::size_t i) { return token_at(source, code, i); };
     std::vector<NarrowStream> streams;
     for (const source::KernelParameter& p : text.parameters) {
         if (!p.is_pointer || p.name.empty()) continue;
@@ -126,28 +121,20 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source,
     // every item below the bound, so the four elements a vector reads exist.
     const std::size_t after = items->condition_end + (items->returns ? 3 : 1);
     const std::size_t branch = first_branch(source, code, after, close);
-    // A directive would land inside the one line the misaligned path is written on.
-    for (const source::Token& t : source::lex(source))
-        if (t.kind == source::TokenKind::Preprocessor && t.begin > code[open].begin &&
-            t.end < code[close].end)
-            return std::nullopt;
     std::set<std::string> taken;
     const std::vector<NarrowStream> streams =
         narrow_streams(source, code, text, index.name, open, close, after, branch, taken);
-    if (streams.empty()) return std::nullopt;
+    // A directive would land inside the one line the misaligned path is written on.
+    if (streams.empty() || has_directive(source, code, open, close)) return std::nullopt;
     const std::string quad = fresh_name(source, "optiml_quad", taken);
     taken.insert(quad);
     const std::string k = fresh_name(source, "optiml_k", taken);
     taken.insert(k);
-    const std::string limit(
-        source.substr(code[items->limit.first].begin,
-                      code[items->limit.end - 1].end - code[items->limit.first].begin));
+    const std::string limit = range_text(source, code, items->limit);
     const std::string type(
         source.substr(code[index.statement].begin,
                       code[index.index.first - 2].begin - code[index.statement].begin));
-    const std::string expression(
-        source.substr(code[index.index.first].begin,
-                      code[index.index.end - 1].end - code[index.index.first].begin));
+    const std::string expression = range_text(source, code, index.index);
     // The thread's four items. Where all four lie below the bound and every pointer is aligned to
     // its vector, one load a pointer and the body as written, each read taken from the vector;
     // else (the last quad, a pointer that starts mid-word) each item as the original, on the line

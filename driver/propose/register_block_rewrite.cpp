@@ -21,15 +21,9 @@
 namespace optiml::propose {
 namespace {
 
-// Where threads meet or leave early: jammed elements of several threads would meet themselves,
-// and an early exit would end the others.
-constexpr std::array<std::string_view, 14> kNotJammed = {"__syncthreads",    "__syncwarp",
-                                                         "__shared__",       "__shfl_sync",
-                                                         "__shfl_xor_sync",  "__shfl_up_sync",
-                                                         "__shfl_down_sync", "__ballot_sync",
-                                                         "__activemask",     "asm",
-                                                         "return",           "break",
-                                                         "continue",         "goto"};
+// Beside the collectives (jammed elements of several threads would meet themselves): an exit
+// would end the other elements.
+constexpr std::array<std::string_view, 5> kExits = {"asm", "return", "break", "continue", "goto"};
 
 // `T name = init;` or `T name;` at a jammed level of the body.
 struct Declaration {
@@ -55,25 +49,20 @@ class Jammer {
             edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin,
                              std::string(breaks(s, e), '\n')});
         const std::string condition = text(condition_.first, condition_.end);
-        const std::string elements = std::to_string(rows_ * cols_);
-        const std::string each =
-            "for (int " + q_ + " = 0; " + q_ + " < " + elements + "; ++" + q_ + ") { " + item_;
         // The jammed body where every element is in bounds; else each element as written, in
         // a lambda of its own, on the line of the body's closing brace.
         edits.push_back({code_[if_].begin, code_[condition_.end].end - code_[if_].begin,
-                         "bool " + all_ + " = true; " + each + all_ + " = " + all_ + " && (" +
+                         "bool " + all_ + " = true; " + each_ + all_ + " = " + all_ + " && (" +
                              condition + "); } if (" + all_ + ")"});
-        jam(body_.first + 1, body_.end - 1, edits);
+        jam(edits);
         edits.push_back({code_[body_.end - 1].end, 0,
-                         " else " + each + "[&]() { if (" + condition + ") " +
+                         " else " + each_ + "[&]() { if (" + condition + ") " +
                              range_spelling(source_, code_, body_) + " }(); }"});
         return apply_edits(source_, std::move(edits));
     }
 
   private:
-    std::string_view word(std::size_t i) const {
-        return i < code_.size() ? source::token_text(source_, code_[i]) : std::string_view();
-    }
+    std::string_view word(std::size_t i) const { return token_at(source_, code_, i); }
     std::size_t end_of(std::size_t s) const {
         return std::max(source::statement_end(code_, source_, s), s + 1);
     }
@@ -119,18 +108,18 @@ class Jammer {
         body_ = {close + 1, end_of(close + 1)};
         if (body_.end != statements[2].second) return false;  // an else branch
         for (std::size_t i = if_; i < close_; ++i)
-            if (is_thread_builtin(source_, code_, i) || is_one_of(word(i), kNotJammed))
+            if (is_thread_builtin(source_, code_, i) || is_one_of(word(i), kCollectives) ||
+                is_one_of(word(i), kExits))
                 return false;
         // A directive would land inside the one line the fallback is written on.
-        for (const source::Token& t : source::lex(source_))
-            if (t.kind == source::TokenKind::Preprocessor && t.begin > code_[open_].begin &&
-                t.end < code_[close_].end)
-                return false;
+        if (has_directive(source_, code_, open_, close_)) return false;
         item_ = x_.type + x_.name + " = (blockIdx.x * " + std::to_string(cols_) + " + " + q_ +
                 " % " + std::to_string(cols_) + ") * " + x_.extent + " + threadIdx.x; " + y_.type +
                 y_.name + " = (blockIdx.y * " + std::to_string(rows_) + " + " + q_ + " / " +
                 std::to_string(cols_) + ") * " + y_.extent + " + threadIdx.y; (void)" + x_.name +
                 "; (void)" + y_.name + "; ";
+        each_ = "for (int " + q_ + " = 0; " + q_ + " < " + std::to_string(rows_ * cols_) + "; ++" +
+                q_ + ") { " + item_;
         return true;
     }
 
@@ -226,45 +215,27 @@ class Jammer {
         return apply_edits(text(first, end), std::move(edits));
     }
 
-    // The edits of the jammed body in [first, end).
-    void jam(std::size_t first, std::size_t end, std::vector<TextEdit>& edits) const {
-        const std::string elements = std::to_string(rows_ * cols_);
-        const std::string each =
-            "for (int " + q_ + " = 0; " + q_ + " < " + elements + "; ++" + q_ + ") { " + item_;
-        for (std::size_t s = first; s < end;) {
-            const std::size_t e = end_of(s);
-            const std::string_view w = word(s);
-            const auto replace = [&](const std::string& with) {
-                edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin, with});
-            };
-            if (w == "{") {
-                jam(s + 1, e - 1, edits);
-            } else if ((w == "for" || w == "if") && word(s + 1) == "(" &&
-                       !mentions(s + 2, source::matching_bracket(code_, source_, s + 1),
-                                 per_element_)) {
-                const std::size_t close = source::matching_bracket(code_, source_, s + 1);
-                const std::size_t then_end = end_of(close + 1);
-                jam(close + 1, std::min(then_end, e), edits);
-                if (w == "if" && then_end < e && word(then_end) == "else")
-                    jam(then_end + 1, e, edits);
-            } else if (is_one_of(w, kLocalTypeWords)) {
-                std::size_t name = s;
-                while (is_one_of(word(name), kLocalTypeWords)) ++name;
-                if (locals_.contains(std::string(word(name)))) {
-                    // An array of one a element, assigned (so never const) where it was declared.
-                    std::string type;
-                    for (std::size_t t = s; t < name; ++t)
-                        if (word(t) != "const") type += std::string(word(t)) + " ";
-                    std::string with = type + std::string(word(name)) + "[" + elements + "];";
-                    if (word(name + 1) == "=")
-                        with += " " + each + std::string(word(name)) + "[" + q_ +
-                                "] = " + element_text(name + 2, e - 1) + "; }";
-                    replace(with + std::string(breaks(s, e), '\n'));
-                }
-            } else {
-                replace(each + element_text(s, e) + " }");
-            }
-            s = e;
+    // The edits of the jammed body, from the last walk's reading (it saw the final names): each
+    // element statement runs for every element in turn; each element's own local becomes an
+    // array of one a element, assigned (so never const) where it was declared. Shared loops,
+    // conditions and locals stay as written.
+    void jam(std::vector<TextEdit>& edits) const {
+        const auto replace = [&](std::size_t s, std::size_t e, const std::string& with) {
+            edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin, with});
+        };
+        for (const TokenRange r : elements_)
+            replace(r.first, r.end, each_ + element_text(r.first, r.end) + " }");
+        for (const Declaration& d : declarations_) {
+            const std::string name(word(d.name));
+            if (!locals_.contains(name)) continue;
+            std::string type;
+            for (std::size_t t = d.first; t < d.name; ++t)
+                if (word(t) != "const") type += std::string(word(t)) + " ";
+            std::string with = type + name + "[" + std::to_string(rows_ * cols_) + "];";
+            if (d.equals)
+                with += " " + each_ + name + "[" + q_ +
+                        "] = " + element_text(d.equals + 1, d.end - 1) + "; }";
+            replace(d.first, d.end, with + std::string(breaks(d.first, d.end), '\n'));
         }
     }
 
@@ -272,7 +243,7 @@ class Jammer {
     std::vector<source::Token> code_;
     int rows_, cols_;
     std::size_t open_ = 0, close_ = 0, if_ = 0;
-    std::string q_, all_, item_;
+    std::string q_, all_, item_, each_;  // each_: the loop over a thread's elements, opened
     AxisIndex x_, y_;
     std::pair<std::size_t, std::size_t> x_statement_, y_statement_;
     TokenRange condition_, body_;

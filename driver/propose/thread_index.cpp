@@ -25,11 +25,6 @@ constexpr std::array<std::string_view, 8> kGlobalIndex = {
     "threadIdx . x + ( blockIdx . x * blockDim . x )",
     "threadIdx . x + ( blockDim . x * blockIdx . x )"};
 
-// Where threads of a block or warp meet: an item moved to another thread would meet others.
-constexpr std::array<std::string_view, 9> kCollectives = {
-    "__syncthreads",  "__syncwarp",       "__shared__",    "__shfl_sync", "__shfl_xor_sync",
-    "__shfl_up_sync", "__shfl_down_sync", "__ballot_sync", "__activemask"};
-
 bool compares(std::string_view t) {
     return t == "<" || t == "<=" || t == ">" || t == ">=";
 }
@@ -54,9 +49,7 @@ std::pair<std::size_t, std::size_t> body_braces(const std::vector<source::Token>
 std::optional<ThreadIndex> find_thread_index(std::string_view source,
                                              const std::vector<source::Token>& code,
                                              std::size_t open, std::size_t close) {
-    const auto text = [&](std::size_t i) {
-        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
-    };
+    const auto text = [&](std::size_t i) { return token_at(source, code, i); };
     std::optional<ThreadIndex> found;
     for (std::size_t next = open + 1; next < close;) {
         const std::size_t first = next;
@@ -89,11 +82,18 @@ std::optional<ThreadIndex> find_thread_index(std::string_view source,
     return found;
 }
 
+bool has_directive(std::string_view source, const std::vector<source::Token>& code,
+                   std::size_t open, std::size_t close) {
+    for (const source::Token& t : source::lex(source))
+        if (t.kind == source::TokenKind::Preprocessor && t.begin > code[open].begin &&
+            t.end < code[close].end)
+            return true;
+    return false;
+}
+
 std::optional<AxisIndex> axis_index(std::string_view source, const std::vector<source::Token>& code,
                                     std::size_t s, std::size_t e) {
-    const auto text = [&](std::size_t i) {
-        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
-    };
+    const auto text = [&](std::size_t i) { return token_at(source, code, i); };
     std::size_t eq = s;
     while (eq < e && text(eq) != "=") ++eq;
     if (eq < s + 2 || eq + 2 > e || text(e - 1) != ";" ||
@@ -136,9 +136,7 @@ std::optional<ItemKernel> find_item_kernel(std::string_view source,
                                            std::size_t close) {
     const auto index = find_thread_index(source, code, open, close);
     if (!index) return std::nullopt;
-    const auto word = [&](std::size_t i) {
-        return i < code.size() ? source::token_text(source, code[i]) : std::string_view();
-    };
+    const auto word = [&](std::size_t i) { return token_at(source, code, i); };
     // Items past the original grid must stop where the original's last threads did: the first
     // statement after the index compares it.
     ItemKernel item{*index, index->semicolon + 1, 0, {}, false};

@@ -26,6 +26,9 @@ struct TokenRange {
     bool empty() const { return first >= end; }
 };
 
+// Code token i's text; "" past the end (so a reader may look ahead without bounds checks).
+std::string_view token_at(std::string_view source, const std::vector<source::Token>& code,
+                          std::size_t i);
 // The source text of `range` of `code` (the code tokens of `source`), as written; "" when empty.
 std::string range_text(std::string_view source, const std::vector<source::Token>& code,
                        TokenRange range);

@@ -6,6 +6,7 @@
 // thread does which item (a warp per row, thread coarsening) start from it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -29,6 +30,17 @@ struct ThreadIndex {
 std::optional<ThreadIndex> find_thread_index(std::string_view source,
                                              const std::vector<source::Token>& code,
                                              std::size_t open, std::size_t close);
+
+// Where threads of a block or warp meet: work moved from one thread to another would meet
+// others (thread coarsening, register blocking).
+inline constexpr std::array<std::string_view, 9> kCollectives = {
+    "__syncthreads",  "__syncwarp",       "__shared__",    "__shfl_sync", "__shfl_xor_sync",
+    "__shfl_up_sync", "__shfl_down_sync", "__ballot_sync", "__activemask"};
+
+// Whether a preprocessor directive lies between the code tokens `open` and `close` (a body's
+// braces): a rewrite that writes the body again on one line cannot carry it.
+bool has_directive(std::string_view source, const std::vector<source::Token>& code,
+                   std::size_t open, std::size_t close);
 
 // A kernel written one thread per item whose items one thread can run one after another: the
 // index, followed at once by an `if` that bounds it (`if (i < n) ...`, `if (i >= n) return;`),
