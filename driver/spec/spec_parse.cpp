@@ -403,15 +403,20 @@ const Argument* integer_scalar(const std::vector<Argument>& arguments, const std
     return nullptr;
 }
 
+// "n, m": the integer scalar arguments, for a message that names which a size may set.
+std::string integer_scalar_names(const std::vector<Argument>& arguments) {
+    std::vector<std::string> names;
+    for (const Argument& argument : arguments)
+        if (integer_scalar(arguments, argument.name)) names.push_back(argument.name);
+    return join_or(names, "none are declared");
+}
+
 ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& arguments,
                               bool may_be_main = false) {
     const std::string expected =
         "an object that gives integer scalar arguments other values, e.g. {\"n\": 1000003}";
     field.expect_object(expected);
     if (field.json().empty()) field.fail("got an empty object", expected);
-    std::vector<std::string> names;
-    for (const Argument& argument : arguments)
-        if (integer_scalar(arguments, argument.name)) names.push_back(argument.name);
     ProblemSize size;
     bool differs = false;
     for (const auto& item : field.json().items()) {
@@ -419,7 +424,7 @@ ProblemSize read_problem_size(const Field& field, const std::vector<Argument>& a
         const Argument* argument = integer_scalar(arguments, item.key());
         if (!argument) {
             value.fail("'" + item.key() + "' is not an integer scalar argument",
-                       "an integer scalar argument: " + join_or(names, "none are declared"));
+                       "an integer scalar argument: " + integer_scalar_names(arguments));
         }
         const std::int64_t number = read_integer_of_type(value, argument->type);
         differs = differs || number != argument->integer_value;
@@ -470,16 +475,13 @@ std::vector<ProblemSize> read_problems(const Field& field, const std::vector<Arg
         if (range.json().size() != 1) range.fail_got(range_expected);
         const std::string name = range.json().begin().key();
         const Field bounds = range.child(name);
-        if (!integer_scalar(arguments, name)) {
-            std::vector<std::string> names;
-            for (const Argument& argument : arguments)
-                if (integer_scalar(arguments, argument.name)) names.push_back(argument.name);
+        const Argument* argument = integer_scalar(arguments, name);
+        if (!argument)
             bounds.fail("'" + name + "' is not an integer scalar argument",
-                        "an integer scalar argument: " + join_or(names, "none are declared"));
-        }
+                        "an integer scalar argument: " + integer_scalar_names(arguments));
         const std::vector<Field> ends = bounds.items("[lowest, highest]");
         if (ends.size() != 2) bounds.fail_got("[lowest, highest], two integers");
-        const ElementType type = integer_scalar(arguments, name)->type;
+        const ElementType type = argument->type;
         const std::int64_t low = read_integer_of_type(ends[0], type);
         const std::int64_t high = read_integer_of_type(ends[1], type);
         if (low < 1) ends[0].fail_got("an integer >= 1");

@@ -245,14 +245,14 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
                          TuningLog& log) {
     const search::Budget& budget = request.budget;
     const std::size_t valid = space.enumerate_valid().size();
+    const bool transform = transformations_enabled(budget);
     log.line() << "tuning on " << request.device.name << " (device " << request.device.index
                << "), budget " << budget.evaluations << " evaluations / " << budget.seconds << " s"
                << (budget.stop_when_converged
                        ? " (fitted to the space of " + std::to_string(valid) + " configurations" +
-                             (transformations_enabled(budget)
-                                  ? ", " + std::to_string(kFittedTreeEvaluations) +
-                                        " of them for the transformation tree"
-                                  : std::string()) +
+                             (transform ? ", " + std::to_string(kFittedTreeEvaluations) +
+                                              " of them for the transformation tree"
+                                        : std::string()) +
                              "; stops once converged)"
                        : "")
                << "\n"
@@ -271,7 +271,6 @@ Searched search_variants(const TuneRequest& request, MeasuringSession& session,
         }
         log.out << "\n" << std::flush;
     };
-    const bool transform = transformations_enabled(budget);
     search::Budget parameter_budget = budget;
     if (transform) {
         parameter_budget.evaluations = parameter_evaluations(budget, valid);
