@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "driver/propose/detail/loop_analysis.h"
+#include "driver/propose/detail/product_tiles.h"
 #include "driver/propose/detail/rewrites.h"
 #include "driver/propose/detail/text_edits.h"
 #include "driver/propose/detail/thread_index.h"
@@ -33,8 +34,13 @@ struct Declaration {
 
 class Jammer {
   public:
-    Jammer(std::string_view source, const source::KernelText& kernel, int rows, int cols)
-        : source_(source), code_(source::code_tokens(source)), rows_(rows), cols_(cols) {
+    Jammer(std::string_view source, const source::KernelText& kernel, int rows, int cols, int depth)
+        : source_(source),
+          kernel_(kernel),
+          code_(source::code_tokens(source)),
+          rows_(rows),
+          cols_(cols),
+          depth_(depth) {
         std::tie(open_, close_) = body_braces(code_, kernel);
         std::set<std::string> taken;
         q_ = fresh_name(source, "optiml_q", taken);
@@ -44,16 +50,28 @@ class Jammer {
 
     std::optional<std::string> rewrite() {
         if (close_ <= open_ || !read_shape() || !read_names()) return std::nullopt;
+        if (depth_) {
+            tiles_ = ProductTiles::find(source_, code_, kernel_, body_, x_, y_, per_element_,
+                                        {rows_, cols_, q_}, depth_);
+            if (!tiles_) return std::nullopt;
+        }
         std::vector<TextEdit> edits;
         for (const auto& [s, e] : {x_statement_, y_statement_})
             edits.push_back({code_[s].begin, code_[e - 1].end - code_[s].begin,
                              std::string(breaks(s, e), '\n')});
         const std::string condition = text(condition_.first, condition_.end);
-        // The jammed body where every element is in bounds; else each element as written, in
-        // a lambda of its own, on the line of the body's closing brace.
+        // The jammed body where every element is in bounds (staged: every element of the
+        // block, which then meets at the tiles' barriers); else each element as written, in a
+        // lambda of its own, on the line of the body's closing brace.
+        const std::string jammed =
+            tiles_ ? tiles_->fits() + " && __syncthreads_and(" + all_ + ")" : all_;
         edits.push_back({code_[if_].begin, code_[condition_.end].end - code_[if_].begin,
                          "bool " + all_ + " = true; " + each_ + all_ + " = " + all_ + " && (" +
-                             condition + "); } if (" + all_ + ")"});
+                             condition + "); } if (" + jammed + ")"});
+        if (tiles_) {
+            edits.push_back({code_[body_.first].end, 0, tiles_->declarations()});
+            tiles_->loop_edits(edits);
+        }
         jam(edits);
         edits.push_back({code_[body_.end - 1].end, 0,
                          " else " + each_ + "[&]() { if (" + condition + ") " +
@@ -206,12 +224,20 @@ class Jammer {
         }
     }
 
-    // The text of [first, end) with each element's own locals read from their arrays.
+    // The text of [first, end) with each element's own locals read from their arrays (and,
+    // staged, its operands from their tiles).
     std::string element_text(std::size_t first, std::size_t end) const {
         std::vector<TextEdit> edits;
-        for (std::size_t i = first; i < end; ++i)
-            if (names(i, locals_))
+        for (std::size_t i = first; i < end; ++i) {
+            const auto tile = tiles_ ? tiles_->read_at(i) : std::nullopt;
+            if (tile) {
+                edits.push_back({code_[i].begin - code_[first].begin,
+                                 code_[tile->first - 1].end - code_[i].begin, tile->second});
+                i = tile->first - 1;
+            } else if (names(i, locals_)) {
                 edits.push_back({code_[i].end - code_[first].begin, 0, "[" + q_ + "]"});
+            }
+        }
         return apply_edits(text(first, end), std::move(edits));
     }
 
@@ -240,8 +266,10 @@ class Jammer {
     }
 
     std::string_view source_;
+    const source::KernelText& kernel_;
     std::vector<source::Token> code_;
-    int rows_, cols_;
+    int rows_, cols_, depth_;
+    std::optional<ProductTiles> tiles_;
     std::size_t open_ = 0, close_ = 0, if_ = 0;
     std::string q_, all_, item_, each_;  // each_: the loop over a thread's elements, opened
     AxisIndex x_, y_;
@@ -256,12 +284,16 @@ class Jammer {
 }  // namespace
 
 std::optional<std::string> register_block(std::string_view source, std::string_view kernel,
-                                          int rows, int cols) {
-    if (rows < 1 || cols < 1 || rows * cols < 2 || rows * cols > 64)
+                                          int rows, int cols, int depth) {
+    if (rows < 1 || cols < 1 || rows * cols < (depth ? 1 : 2) || rows * cols > 64)
         throw source::RewriteError("register_block: " + std::to_string(rows) + " x " +
-                                   std::to_string(cols) + " elements a thread is not 2 to 64");
+                                   std::to_string(cols) + " elements a thread is not " +
+                                   (depth ? "1" : "2") + " to 64");
+    if (depth != 0 && (depth < 2 || depth > 64))
+        throw source::RewriteError("register_block: tiles " + std::to_string(depth) +
+                                   " steps deep are not 2 to 64");
     const source::KernelText text = source::find_kernel(source, kernel);
-    return Jammer(source, text, rows, cols).rewrite();
+    return Jammer(source, text, rows, cols, depth).rewrite();
 }
 
 }  // namespace optiml::propose

@@ -19,6 +19,10 @@ struct Offer {
     std::vector<std::string> grid = {};  // the child's grid, where the rewrite changes it
 };
 
+// Steps of k a product's shared tiles hold: 13 KB of float tiles for up to 64 rows and 128
+// columns of elements a block.
+constexpr int kTileDepth = 16;
+
 // The innermost loop of `text` whose lines hold `line`.
 const source::KernelLoop* loop_holding(const source::KernelText& text, int line) {
     const source::KernelLoop* found = nullptr;
@@ -187,10 +191,33 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
     }
 }
 
-// Register blocking by 2 x 2 and 4 x 4 elements a thread: the grid's x and y divided by them.
+// Register blocking by 2 x 2 and 4 x 4 elements a thread: the grid's x and y divided by them;
+// each also through shared tiles of the product's operands, and the tiles alone.
 void offer_register_blocks(const NodeText& at, Offers& offers) {
     const std::vector<std::string>& grid = at.grid();
     if (grid.size() != 3) return;
+    const auto cited = at.cited([&](int line) { return loop_holding(at.kernel, line) != nullptr; });
+    for (const int side : {1, 2, 4}) {
+        const std::string k = std::to_string(side);
+        offers.add(
+            attempt([&] {
+                return register_block(at.source, at.context.kernel, side, side, kTileDepth);
+            }),
+            {"shared_tiles " + std::to_string(kTileDepth) + " deep" +
+                 (side > 1 ? ", " + k + "x" + k + " a thread" : ""),
+             "every thread of a block's row (column) loads the same operand of the product "
+             "loop at each step: the block loads " +
+                 std::to_string(kTileDepth) +
+                 " steps of each operand once into shared memory and its threads read them "
+                 "from there" +
+                 (side > 1 ? ", each computing " + k + " x " + k + " elements a block apart" : ""),
+             cited,
+             {{"l1tex_sectors", -1}},
+             true,
+             side > 1 ? std::vector<std::string>{"ceil_div(" + grid[0] + ", " + k + ")",
+                                                 "ceil_div(" + grid[1] + ", " + k + ")", grid[2]}
+                      : std::vector<std::string>{}});
+    }
     for (const int side : {2, 4}) {
         const std::string k = std::to_string(side);
         offers.add(

@@ -145,8 +145,20 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source, std::
 // Elsewhere (the grid's edges) each element runs the original body in a lambda. Each element
 // runs its own statements in its own order, so results are the original's bit for bit. The
 // launch needs the grid's x divided by cols and its y by rows, rounded up (the caller's to
-// arrange). Throws RewriteError unless rows * cols is 2 to 64; nullopt where it does not apply.
+// arrange).
+// With `depth` (2 to 64), the first counted loop `for (k = S; k < E; ++k)` among the body's
+// statements (S and E the same for every element) is staged through shared memory: an operand
+// read there whose index names k, one of the two indices and nothing else a thread has of its own
+// (A's `a[i * nk + k]`, B's `b[k * nj + j]`, of a parameter the kernel never writes) is loaded
+// by the whole block, `depth` steps of k at a time, into a padded tile (one per operand, at most
+// 64 rows or 128 columns of elements), between two barriers, and each element reads it from
+// there. Blocks whose elements are all in bounds (`__syncthreads_and`) and whose shape the
+// tiles hold run staged; the others run each element as written. rows = cols = 1 stages alone.
+// nullopt where no loop has an operand to stage. Bit for bit again: the same operations in the
+// same order.
+// Throws RewriteError unless rows * cols is 2 (1 staged) to 64 and depth 0 or 2 to 64; nullopt
+// where it does not apply.
 std::optional<std::string> register_block(std::string_view source, std::string_view kernel,
-                                          int rows, int cols);
+                                          int rows, int cols, int depth = 0);
 
 }  // namespace optiml::propose

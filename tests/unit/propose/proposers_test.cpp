@@ -296,7 +296,7 @@ TEST(RewriteMoves, AOneItemHistogramIsAlsoPrivatizedOverSixtyFourItemsAThread) {
 }
 
 // A product written a thread an element: register blocks of 2 x 2 and 4 x 4, the grid's x and y
-// divided by their sides.
+// divided by their sides, each also through shared tiles, and the tiles alone.
 TEST(RewriteMoves, AProductWrittenAThreadAnElementIsRegisterBlocked) {
     Texts texts;
     KernelContext context = texts.context(
@@ -326,7 +326,21 @@ TEST(RewriteMoves, AProductWrittenAThreadAnElementIsRegisterBlocked) {
             text.find("float sum[" + std::to_string(std::stoi(side) * std::stoi(side)) + "];"),
             std::string::npos)
             << text;
+        // The same through shared tiles of a and b.
+        const auto* staged =
+            find(offered, "shared_tiles 16 deep, " + side + "x" + side + " a thread");
+        ASSERT_NE(staged, nullptr) << side;
+        EXPECT_EQ(staged->candidate.grid, blocked->candidate.grid);
+        EXPECT_NE(texts.by_id.at(staged->candidate.source_id).find("__syncthreads_and"),
+                  std::string::npos);
     }
+    // The tiles alone, at the node's own launch.
+    const auto* tiles = find(offered, "shared_tiles 16 deep");
+    ASSERT_NE(tiles, nullptr);
+    EXPECT_TRUE(tiles->structural);
+    EXPECT_TRUE(tiles->candidate.grid.empty());
+    EXPECT_NE(texts.by_id.at(tiles->candidate.source_id).find("optiml_tile_2[(k - optiml_slab)"),
+              std::string::npos);
 }
 
 TEST(RewriteMoves, ANaiveTransposeIsStagedThroughASharedTileAtItsOwnLaunch) {

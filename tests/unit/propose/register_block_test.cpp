@@ -62,6 +62,100 @@ TEST(RegisterBlock, AProductLoopRunsOnceForAllOfAThreadsElementsEachInItsOwnRegi
     EXPECT_THROW(register_block(original, "gemm_kernel", 16, 8), source::RewriteError);
 }
 
+// Staged: the product loop's operands come from shared tiles the block loads 16 steps at a time;
+// the loop runs over one slab of them between two barriers, and only blocks whose elements are
+// all in bounds (voted with __syncthreads_and) take that path.
+TEST(RegisterBlock, StagesAProductsOperandsThroughSharedTiles) {
+    const std::string original = accumulated(gemm());
+    for (const int side : {1, 2}) {
+        const auto text = register_block(original, "gemm_kernel", side, side, 16);
+        ASSERT_TRUE(text) << side;
+        EXPECT_EQ(lines(*text), lines(original));
+        const std::string rows = side == 1 ? "blockDim.y" : "2 * blockDim.y";
+        const std::string cols = side == 1 ? "blockDim.x" : "2 * blockDim.x";
+        const std::string a_row =
+            side == 1 ? "threadIdx.y" : "(optiml_q / 2 * blockDim.y + threadIdx.y)";
+        const std::string b_col =
+            side == 1 ? "threadIdx.x" : "(optiml_q % 2 * blockDim.x + threadIdx.x)";
+        for (const std::string& piece :
+             {rows + " <= 64 && " + cols + " <= 128 && __syncthreads_and(optiml_all))",
+              std::string("{ __shared__ float optiml_tile[1088]; __shared__ float "
+                          "optiml_tile_2[2064];"),
+              std::string("for (int optiml_slab = 0; optiml_slab < (nk); optiml_slab += 16) { "
+                          "__syncthreads(); "),
+              // A's rows are read along k, B's slab along its columns: coalesced both.
+              "const unsigned optiml_slab_at = optiml_slab_e / 16; const int k = optiml_slab + "
+              "static_cast<int>(optiml_slab_e % 16); if (k < (nk)) { const int i = "
+              "static_cast<int>(blockIdx.y * (" +
+                  rows +
+                  ") + optiml_slab_at); optiml_tile[optiml_slab_at * 17 + (k - "
+                  "optiml_slab)] = a[i * nk + k]; }",
+              "const unsigned optiml_slab_at = optiml_slab_e % (" + cols +
+                  "); const int k = optiml_slab + static_cast<int>(optiml_slab_e / (" + cols +
+                  "));",
+              std::string("__syncthreads(); for(k=optiml_slab; k < (nk) && k < optiml_slab + 16; "
+                          "k++)"),
+              "c_acc[optiml_q] += alpha * optiml_tile[" + a_row +
+                  " * 17 + (k - optiml_slab)] * optiml_tile_2[(k - optiml_slab) * (" + cols +
+                  " + 1) + " + b_col + "]; }"})
+            EXPECT_NE(text->find(piece), std::string::npos) << piece << "\n" << *text;
+        EXPECT_TRUE(compiles(*text, "gemm_kernel")) << side;
+        EXPECT_FALSE(register_block(*text, "gemm_kernel", 1, 1, 16)) << "applied twice";
+    }
+    // As PolyBench writes it too.
+    const auto plain = register_block(gemm(), "gemm_kernel", 4, 4, 8);
+    ASSERT_TRUE(plain);
+    EXPECT_TRUE(compiles(*plain, "gemm_kernel"));
+    EXPECT_THROW(register_block(original, "gemm_kernel", 1, 1, 1), source::RewriteError);
+    EXPECT_THROW(register_block(original, "gemm_kernel", 2, 2, 65), source::RewriteError);
+}
+
+// syrk's A A^T reads one pointer along both axes (two tiles of it); what a tile could not hold
+// the same for a whole row or column of the block is left a global read, and a loop with none to
+// stage is declined.
+TEST(RegisterBlock, StagesOnlyOperandsTheBlockShares) {
+    const auto staged = [](const std::string& body) {
+        return register_block(
+            "__global__ void k(const float* a, const float* v, float* c, int n, int m) {\n"
+            "    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    int y = blockIdx.y * blockDim.y + threadIdx.y;\n" +
+                body + "}\n",
+            "k", 1, 1, 16);
+    };
+    const auto syrk = staged(
+        "    if (x < n && y < n) { float s = 0; for (int t = 0; t < m; t++) s += a[y * m + t] * "
+        "a[x * m + t]; c[y * n + x] = s; }\n");
+    ASSERT_TRUE(syrk);
+    EXPECT_NE(syrk->find("s[optiml_q] += optiml_tile[threadIdx.y * 17 + (t - optiml_slab)] * "
+                         "optiml_tile_2[(t - optiml_slab) * (blockDim.x + 1) + threadIdx.x];"),
+              std::string::npos)
+        << *syrk;
+    EXPECT_TRUE(compiles(*syrk, "k"));
+    // v[t] is the same for every thread (left to the cache); a[o + t] reads a per-thread local.
+    const auto vector = staged(
+        "    if (x < n && y < n) { float s = 0; for (int t = 0; t < m; t++) s += v[t] * "
+        "a[y * m + t]; c[y * n + x] = s; }\n");
+    ASSERT_TRUE(vector);
+    EXPECT_NE(vector->find("s[optiml_q] += v[t] * optiml_tile["), std::string::npos) << *vector;
+    EXPECT_FALSE(
+        staged("    if (x < n && y < n) { float s = 0; for (int t = 0; t < m; t++) s += "
+               "v[t]; c[y * n + x] = s; }\n"));
+    EXPECT_FALSE(
+        staged("    if (x < n && y < n) { float s = 0; int o = y * m; for (int t = 0; t < "
+               "m; t++) s += a[o + t]; c[y * n + x] = s; }\n"));
+    // A triangular loop's bound differs from row to row; a written operand may change under it.
+    EXPECT_FALSE(
+        staged("    if (x < n && y < n) { float s = 0; for (int t = 0; t < y; t++) s += "
+               "a[y * m + t]; c[y * n + x] = s; }\n"));
+    EXPECT_FALSE(register_block(
+        "__global__ void k(float* a, float* c, int n) {\n"
+        "    int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        "    if (x < n && y < n) { for (int t = 0; t < n; t++) c[y * n + x] += a[y * n + t]; "
+        "a[y * n + x] = 0; }\n}\n",
+        "k", 1, 1, 16));
+}
+
 TEST(RegisterBlock, DeclinesWhatJammedElementsCouldNotShare) {
     const auto applies = [](const std::string& body) {
         const std::string text =

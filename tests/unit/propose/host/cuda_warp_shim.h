@@ -56,8 +56,26 @@ struct HostWarp {
 inline thread_local HostWarp* this_warp = nullptr;
 inline thread_local std::barrier<>* this_block = nullptr;
 
+// How many times a thread waited at a block barrier: a test can tell a staged path ran.
+inline std::atomic<long> barriers_passed{0};
+// The block's vote of __syncthreads_and.
+inline thread_local std::atomic<int>* this_block_noes = nullptr;
+
 inline void __syncthreads() {
+    barriers_passed.fetch_add(1);
     this_block->arrive_and_wait();
+}
+
+// Every thread of the block has voted before any counts; the count is cleared only once every
+// thread has read it (before any thread can vote again).
+inline int __syncthreads_and(int predicate) {
+    this_block->arrive_and_wait();
+    if (!predicate) this_block_noes->fetch_add(1);
+    this_block->arrive_and_wait();
+    const int all = this_block_noes->load() == 0;
+    this_block->arrive_and_wait();
+    if (threadIdx.x == 0 && threadIdx.y == 0) this_block_noes->store(0);
+    return all;
 }
 
 // Every live lane writes its value, all meet, each reads its partner's, all meet again (so no
@@ -88,6 +106,7 @@ void run_blocks(HostDim3 grid, HostDim3 block, Kernel kernel) {
             std::vector<std::unique_ptr<HostWarp>> warps;
             for (unsigned w = 0; w < size / 32; ++w) warps.push_back(std::make_unique<HostWarp>());
             std::barrier<> meet(static_cast<std::ptrdiff_t>(size));
+            std::atomic<int> noes{0};
             std::vector<std::thread> threads;
             for (unsigned t = 0; t < size; ++t) {
                 threads.emplace_back([&, bx, by, t] {
@@ -95,6 +114,7 @@ void run_blocks(HostDim3 grid, HostDim3 block, Kernel kernel) {
                     threadIdx = {t % block.x, t / block.x, 0};
                     this_warp = warps[t / 32].get();
                     this_block = &meet;
+                    this_block_noes = &noes;
                     kernel();
                     // A thread that ended waits for no one.
                     this_warp->meet.arrive_and_drop();

@@ -4,7 +4,8 @@
 //   write_rewritten_kernels <out.h> (<kernel.cu> <kernel name> <namespace> <chain>)...
 // A chain names rewrites joined by ',' (vec4, vec2, hoist, acc, unroll, ldg, restrict, each
 // applied to every loop it takes, last loop first; rows, coarsen4, bytes4 (vectorize_narrow_loads),
-// block2x4 and block4x4 (register_block) and tile, the whole kernel's; privatize:<pointer>=<count>,
+// block2x4 and block4x4 (register_block), stage, stage2x2 and stage2x4 (register_block through
+// shared tiles 16 or 8 steps deep) and tile, the whole kernel's; privatize:<pointer>=<count>,
 // privatize_atomics of that pointer); "original" is the text as it is.
 #include <fstream>
 #include <iostream>
@@ -57,6 +58,12 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
             source = register_block(source, kernel, 2, 4).value_or(source);
         } else if (step == "block4x4") {
             source = register_block(source, kernel, 4, 4).value_or(source);
+        } else if (step == "stage") {
+            source = register_block(source, kernel, 1, 1, 16).value_or(source);
+        } else if (step == "stage2x2") {
+            source = register_block(source, kernel, 2, 2, 16).value_or(source);
+        } else if (step == "stage2x4") {
+            source = register_block(source, kernel, 2, 4, 8).value_or(source);
         } else if (step == "bytes4") {
             source = vectorize_narrow_loads(source, kernel).value_or(source);
         } else if (step.starts_with("privatize:") && step.find('=') != std::string::npos) {
