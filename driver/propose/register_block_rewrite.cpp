@@ -203,9 +203,10 @@ class Jammer {
                     if (w == "if" && then_end < e && word(then_end) == "else")
                         walk(then_end + 1, e);
                 }
-            } else if (is_one_of(w, kLocalTypeWords)) {
+            } else if (is_one_of(w, kLocalTypeWords) || declares_named_type(s)) {
                 std::size_t name = s;
                 while (name < e && is_one_of(word(name), kLocalTypeWords)) ++name;
+                if (declares_named_type(name)) ++name;  // past uint32_t, PolyBench's DATA_TYPE
                 const std::string_view next = word(name + 1);
                 if (code_[name].kind != source::TokenKind::Identifier ||
                     (next != "=" && next != ";")) {
@@ -215,13 +216,23 @@ class Jammer {
                 declarations_.push_back({s, name, e, next == "=" ? name + 1 : 0});
             } else if (code_[s].kind == source::TokenKind::Identifier &&
                        code_[s + 1].kind == source::TokenKind::Identifier) {
-                valid_ = false;  // a declaration of a type the rewrite does not know (uint32_t x)
+                valid_ = false;  // a declaration the rewrite does not read (uint32_t x[4];)
                 return;
             } else {
                 elements_.push_back({s, e});
             }
             s = e;
         }
+    }
+
+    // `T name =` or `T name;` with T one name (a typedef, a macro): two names in a row only
+    // ever declare.
+    bool declares_named_type(std::size_t i) const {
+        return code_[i].kind == source::TokenKind::Identifier &&
+               code_[i + 1].kind == source::TokenKind::Identifier &&
+               !is_one_of(word(i + 1), kLocalTypeWords) &&
+               (word(i + 2) == "=" || word(i + 2) == ";") && word(i) != "return" &&
+               word(i) != "else" && word(i) != "goto";
     }
 
     // The text of [first, end) with each element's own locals read from their arrays (and,
