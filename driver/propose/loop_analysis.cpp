@@ -391,6 +391,17 @@ const source::KernelLoop* loop_on_line(const source::KernelText& kernel, int lin
     return loop == kernel.loops.end() ? nullptr : &*loop;
 }
 
+std::string without_const(std::string_view type) {
+    std::string out;
+    for (const source::Token& token : source::code_tokens(type)) {
+        const std::string_view word = source::token_text(type, token);
+        if (word == "const") continue;
+        if (!out.empty()) out += ' ';
+        out += word;
+    }
+    return out;
+}
+
 std::string pointee_type(std::string_view source, const source::KernelParameter& p) {
     if (!p.is_pointer) return "";
     const std::string_view head = source.substr(p.begin, p.pointer_star - p.begin);

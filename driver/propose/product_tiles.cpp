@@ -15,16 +15,6 @@ constexpr int kTileColumns = 128;
 constexpr std::array<std::string_view, 6> kNotTypes = {"return", "else",  "case",
                                                        "goto",   "throw", "sizeof"};
 
-std::string without_const(const std::string& type) {
-    std::string out;
-    for (std::size_t at = 0; at < type.size();) {
-        const std::size_t end = std::min(type.find(' ', at), type.size());
-        const std::string word = type.substr(at, end - at);
-        if (!word.empty() && word != "const") out += (out.empty() ? "" : " ") + word;
-        at = end + 1;
-    }
-    return out;
-}
 
 }  // namespace
 

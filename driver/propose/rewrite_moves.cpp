@@ -175,6 +175,16 @@ void offer_structural_rewrites(const NodeText& at, Offers& offers) {
                 at.cited([&](int) { return true; }),
                 {{"l2_sectors", -1}},
                 true});
+    // A stencil through a tile with its halo: each point is loaded once a block, not once for
+    // every neighbour that reads it.
+    offers.add(attempt([&] { return stage_halo(at.source, kernel); }),
+               {"stage_halo",
+                "each point of the input is loaded by every neighbour that reads it: the block "
+                "loads its tile with the halo its reads reach into shared memory once, and the "
+                "reads take their values from there",
+                at.cited([&](int) { return true; }),
+                {{"l1tex_sectors", -1}},
+                true});
     // A warp per row: the grid's x grows 32 times, so blocks must hold whole warps.
     const auto threads =
         at.context.block_threads ? at.context.block_threads(from.parameters) : std::nullopt;

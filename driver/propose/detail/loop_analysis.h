@@ -142,6 +142,9 @@ const source::KernelLoop* loop_on_line(const source::KernelText& kernel, int lin
 // The pointee type of a pointer parameter without qualifiers, words joined by one space
 // ("unsigned int"); "" when the parameter is not a pointer.
 std::string pointee_type(std::string_view source, const source::KernelParameter& p);
+// A type's words without `const`, one blank between them ("const int " -> "int"): the type of a
+// copy a rewrite declares.
+std::string without_const(std::string_view type);
 
 // The blanks that start the line holding `offset`.
 std::string line_indent(std::string_view source, std::size_t offset);

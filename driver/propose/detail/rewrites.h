@@ -161,4 +161,17 @@ std::optional<std::string> vectorize_narrow_loads(std::string_view source, std::
 std::optional<std::string> register_block(std::string_view source, std::string_view kernel,
                                           int rows, int cols, int depth = 0);
 
+// A 2-D stencil written one thread per point: the x and y indices (as register_block reads them)
+// first, then `if (bound) { ... }` or `if (cond) return;` and the rest of the body, no barrier,
+// shared memory or shuffle, and reads of a pointer the kernel never writes whose indices (their
+// locals spelled out; integer sums and products) are the first read's at the point shifted by up
+// to 4 along x and y. Each block loads its tile of that input with the halo the shifts reach into
+// a `__shared__ T tile[3200]` (per input, at most two), before one barrier every thread reaches,
+// and each such read takes its slot from there. A slot is loaded only where some thread of the
+// block would read it as written: the thread it shifts from is in the block and the conditions
+// around its read (the bound, the branches, pure comparisons of locals computed from the
+// indices) hold there. Reads in loops or behind ?:, && or || stay as written, and so does every
+// read where the block's shape does not fit the tile. nullopt where no input has two points.
+std::optional<std::string> stage_halo(std::string_view source, std::string_view kernel);
+
 }  // namespace optiml::propose

@@ -343,6 +343,30 @@ TEST(RewriteMoves, AProductWrittenAThreadAnElementIsRegisterBlocked) {
               std::string::npos);
 }
 
+// A stencil written a thread a point: its input through a tile with a halo, at its own launch.
+TEST(RewriteMoves, AStencilIsStagedThroughAHaloTileAtItsOwnLaunch) {
+    Texts texts;
+    KernelContext context =
+        texts.context("blur", R"(__global__ void blur(const float* in, float* out, int n) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x > 0 && y > 0 && x < n - 1 && y < n - 1) {
+        out[y * n + x] = in[y * n + x - 1] + in[y * n + x + 1] + in[(y - 1) * n + x];
+    }
+}
+)");
+    context.grid = {"ceil_div(n, bx)", "ceil_div(n, by)", "1"};
+    RewriteMoves moves(context);
+    const auto offered =
+        moves.propose(node(search::Candidate({{"BLOCK", 256}}), nullptr, "memory"));
+    const auto* halo = find(offered, "stage_halo");
+    ASSERT_NE(halo, nullptr);
+    EXPECT_TRUE(halo->structural);
+    EXPECT_TRUE(halo->candidate.grid.empty());
+    EXPECT_NE(texts.by_id.at(halo->candidate.source_id).find("(blockDim.x + 2) * (blockDim.y + 1)"),
+              std::string::npos);
+}
+
 TEST(RewriteMoves, ANaiveTransposeIsStagedThroughASharedTileAtItsOwnLaunch) {
     Texts texts;
     KernelContext context = texts.context(

@@ -225,3 +225,36 @@ TEST(WarpRewritesOnTheHost, AMatrixProductThroughSharedTilesGivesTheSameBits) {
         }
     }
 }
+
+// Stencils staged through a shared tile with their halo: the bench's 5-point stencil (its bound an
+// early return, the border copied, the neighbours through a local index) and a 3 x 3 blur (its
+// reach not centred on its first read), on sizes that leave partial blocks at the right and
+// bottom, blocks of 16 x 4 and 32 x 2 threads: the same bits, and the staged path seen to run.
+TEST(WarpRewritesOnTheHost, StencilsThroughAHaloTileGiveTheSameBits) {
+    ASSERT_TRUE(stencil_halo::rewritten);
+    ASSERT_TRUE(blur_halo::rewritten);
+    const int rows = 37, cols = 45;
+    const std::vector<float> in = uniform(rows * cols, -1.0f, 1.0f, 16);
+    for (const HostDim3 block : {HostDim3{16, 4, 1}, HostDim3{32, 2, 1}}) {
+        const HostDim3 grid{blocks(cols, block.x), blocks(rows, block.y), 1};
+        const auto run = [&](auto kernel) {
+            std::vector<float> out(rows * cols, 0.0f);
+            const long before = barriers_passed.load();
+            run_blocks(grid, block, [&] { kernel(in.data(), out.data()); });
+            return std::make_pair(out, barriers_passed.load() - before);
+        };
+        const auto [stencil, none] =
+            run([&](const float* i, float* o) { stencil_original::stencil2d(i, o, cols, rows); });
+        const auto [stencil_staged, passed] =
+            run([&](const float* i, float* o) { stencil_halo::stencil2d(i, o, cols, rows); });
+        EXPECT_EQ(none, 0);
+        EXPECT_GT(passed, 0);
+        EXPECT_EQ(stencil, stencil_staged) << block.x << " x " << block.y;
+        const auto [blur, unused] =
+            run([&](const float* i, float* o) { blur_original::blur3x3(rows, cols, i, o); });
+        const auto [blur_staged, blur_passed] =
+            run([&](const float* i, float* o) { blur_halo::blur3x3(rows, cols, i, o); });
+        EXPECT_GT(blur_passed, 0);
+        EXPECT_EQ(blur, blur_staged) << block.x << " x " << block.y;
+    }
+}

@@ -5,7 +5,7 @@
 // A chain names rewrites joined by ',' (vec4, vec2, hoist, acc, unroll, ldg, restrict, each
 // applied to every loop it takes, last loop first; rows, coarsen4, bytes4 (vectorize_narrow_loads),
 // block2x4 and block4x4 (register_block), stage, stage2x2 and stage2x4 (register_block through
-// shared tiles 16 or 8 steps deep) and tile, the whole kernel's; privatize:<pointer>=<count>,
+// shared tiles 16 or 8 steps deep), halo (stage_halo) and tile, the whole kernel's; privatize:<pointer>=<count>,
 // privatize_atomics of that pointer); "original" is the text as it is.
 #include <fstream>
 #include <iostream>
@@ -50,6 +50,8 @@ std::string rewritten(std::string source, const std::string& kernel, const std::
             source = restrict_pointers(source, kernel, pointers).value_or(source);
         } else if (step == "rows") {
             source = cooperate_rows(source, kernel).value_or(source);
+        } else if (step == "halo") {
+            source = stage_halo(source, kernel).value_or(source);
         } else if (step == "tile") {
             source = transpose_through_shared(source, kernel).value_or(source);
         } else if (step == "coarsen4") {
