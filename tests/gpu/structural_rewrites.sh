@@ -3,7 +3,8 @@
 # from a kernel written the usual way: the bench's histogram (privatize_atomics, alone, over 64
 # items a thread and over 256 read four at a time, and vectorize_narrow_loads alone, each with the
 # grid's x divided), the naive transpose (transpose_through_shared) and PolyBench's gemm
-# (shared_tiles, the product's operands staged through shared memory).
+# (shared_tiles, the product's operands staged through shared memory) and the bench's 5-point
+# stencil (stage_halo).
 # Every variant the tree measured with one of them must have verified against the original at the
 # spec's size and its extra sizes (a failing variant is recorded, not shipped, so this checks that
 # the rewrites are right, not merely harmless). Times are printed, never asserted.
@@ -43,4 +44,5 @@ check "$source_dir/bench/transformations/kernels/histogram.optiml.json" 40 \
 check "$source_dir/tests/data/kernels/naive_transpose/naive_transpose.optiml.json" 60 \
   "transpose_through_shared"
 check "$source_dir/tests/data/kernels/gemm/gemm.optiml.json" 60 "shared_tiles 16 deep"
+check "$source_dir/bench/transformations/kernels/stencil2d.optiml.json" 40 "stage_halo"
 echo "PASSED: the structural rewrites verify on the GPU"
