@@ -273,14 +273,15 @@ class HaloReader {
                 continue;
             const std::size_t close = source::matching_bracket(code_, source_, i + 1);
             if (close >= e || !pure(i + 2, close)) continue;
-            reads_.push_back({std::string(word(i)),
-                              {i, close + 1},
-                              {i + 2, close},
-                              conditions,
-                              spelled(i + 2, close),
-                              locals_.size(),
-                              0,
-                              0});
+            TokenRange whole = {i, close + 1};
+            if (word(i - 1) == "&") {  // only `__ldg(&p[index])` as a whole: not an address
+                if (word(i - 2) != "(" || word(i - 3) != "__ldg" || word(close + 1) != ")")
+                    continue;
+                whole = {i - 3, close + 2};
+            }
+            Read read{std::string(word(i)), whole, {i + 2, close}, conditions, {}, locals_.size()};
+            read.value = spelled(i + 2, close);
+            reads_.push_back(read);
             i = close;
         }
     }
