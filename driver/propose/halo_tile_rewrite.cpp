@@ -396,8 +396,7 @@ std::string HaloReader::edit() const {
     std::set<std::string> taken;
     const std::string staged = fresh_name(source_, "optiml_staged", taken);
     taken.insert(staged);
-    const std::string e = staged + "_e", u = staged + "_u", v = staged + "_v",
-                      need = staged + "_need";
+    const std::string u = staged + "_u", v = staged + "_v", need = staged + "_need";
     const std::string xt = without_const(x_.type), yt = without_const(y_.type);
     std::vector<std::string> names;
     std::string prologue, fits = "blockDim.z == 1 && (" + x_.extent + ") == blockDim.x && (" +
@@ -449,14 +448,16 @@ std::string HaloReader::edit() const {
         for (std::size_t l = 0; l < reads[0].locals; ++l) locals += locals_[l].statement + " ";
         prologue += " __shared__ " + pointee_type(source_, *param) + " " + name + "[" +
                     std::to_string(kHaloTileElements) + "];";
-        prologue += " if (" + staged + ") for (int " + e +
-                    " = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x); " + e + " < " +
-                    width + " * " + height + "; " + e +
-                    " += static_cast<int>(blockDim.x * blockDim.y)) { const int " + u + " = " + e +
-                    " % " + width + ", " + v + " = " + e + " / " + width + "; " + needed + "if (" +
-                    need + ") { const " + xt + " " + x_.name + " = static_cast<" + xt + ">(" +
-                    at_x + "); const " + yt + " " + y_.name + " = static_cast<" + yt + ">(" + at_y +
-                    "); " + locals + name + "[" + e +
+        // Rows of the tile a block's row of threads apart, slots of a row a warp's width apart:
+        // no division, and a warp's loads along a row coalesce.
+        prologue += " if (" + staged + ") for (int " + v + " = static_cast<int>(threadIdx.y); " +
+                    v + " < static_cast<int>" + height + "; " + v +
+                    " += static_cast<int>(blockDim.y)) for (int " + u +
+                    " = static_cast<int>(threadIdx.x); " + u + " < static_cast<int>" + width +
+                    "; " + u + " += static_cast<int>(blockDim.x)) { " + needed + "if (" + need +
+                    ") { const " + xt + " " + x_.name + " = static_cast<" + xt + ">(" + at_x +
+                    "); const " + yt + " " + y_.name + " = static_cast<" + yt + ">(" + at_y +
+                    "); " + locals + name + "[" + v + " * " + width + " + " + u +
                     "] = " + text(reads[0].whole.first, reads[0].whole.end) + "; } }";
         for (const Read& r : reads) {
             const std::string slot = "(threadIdx.y + " + std::to_string(r.dy - lo_y) + ") * " +

@@ -44,7 +44,8 @@ TEST(StageHalo, AFivePointStencilReadsItsNeighboursFromATileWithAHaloOfOne) {
           "static_cast<int>(static_cast<int>(blockIdx.y * blockDim.y) + (optiml_staged_v - "
           "1)); int i = y * width + x; optiml_staged_need = !(x >= width || y >= height) && "
           "!(x == 0 || y == 0 || x == width - 1 || y == height - 1); }",
-          "optiml_halo[optiml_staged_e] = in[i]; } } __syncthreads();",
+          "optiml_halo[optiml_staged_v * (blockDim.x + 2) + optiml_staged_u] = in[i]; } } "
+          "__syncthreads();",
           "out[i] = (optiml_staged ? optiml_halo[(threadIdx.y + 1) * (blockDim.x + 2) + "
           "threadIdx.x + 1] : in[i]);",
           "(optiml_staged ? optiml_halo[(threadIdx.y + 2) * (blockDim.x + 2) + threadIdx.x + "
@@ -58,7 +59,9 @@ TEST(StageHalo, AFivePointStencilReadsItsNeighboursFromATileWithAHaloOfOne) {
     ASSERT_TRUE(ldg);
     const auto staged = stage_halo(*ldg, "stencil2d");
     ASSERT_TRUE(staged);
-    EXPECT_NE(staged->find("optiml_halo[optiml_staged_e] = __ldg(&in[i]);"), std::string::npos)
+    EXPECT_NE(staged->find("optiml_halo[optiml_staged_v * (blockDim.x + 2) + optiml_staged_u] = "
+                           "__ldg(&in[i]);"),
+              std::string::npos)
         << *staged;
     EXPECT_NE(staged->find("(optiml_staged ? optiml_halo[(threadIdx.y + 1) * (blockDim.x + 2) + "
                            "threadIdx.x + 0] : __ldg(&in[i - 1]))"),
