@@ -277,6 +277,85 @@ void map_geometry(const CapturedLaunch& launch, std::string_view source,
             "depends on them.");
 }
 
+// The sizes the program launched the kernel at, where its integer scalar arguments took more
+// than one set of values (`scalars` the first launch's): each shape's values of those that vary,
+// the most launched first, at most 16 (what a spec's problems hold), then by size.
+void observe_problems(const CapturedLaunch& launch, const source::KernelText& text,
+                      const std::vector<std::optional<spec::ElementType>>& types,
+                      ObservedLaunch& observed) {
+    struct Problem {
+        std::vector<std::pair<std::string, std::int64_t>> values;  // every integer scalar's
+        std::uint64_t launches = 0;
+        std::string geometry;
+    };
+    std::vector<Problem> problems;
+    for (const profile::activity::LaunchShape& shape : launch.shapes) {
+        if (shape.values.size() != text.parameters.size()) return;
+        Problem problem;
+        for (std::size_t i = 0; i < text.parameters.size(); ++i) {
+            const source::KernelParameter& p = text.parameters[i];
+            if (p.is_pointer || p.name.empty() || !types[i] || spec::is_floating(*types[i]))
+                continue;
+            std::string why;
+            const std::optional<std::string> value = scalar_text(shape.values[i], *types[i], why);
+            if (!value) return;
+            problem.values.emplace_back(p.name, std::stoll(*value));
+        }
+        problem.launches = shape.launches;
+        problem.geometry = "grid " + dim3_text(shape.grid) + ", block " + dim3_text(shape.block);
+        // Shapes that differ only in geometry or in other arguments are one size.
+        const auto same = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
+            return p.values == problem.values;
+        });
+        if (same != problems.end()) {
+            same->launches += problem.launches;
+        } else {
+            problems.push_back(problem);
+        }
+    }
+    if (problems.size() < 2) return;
+    std::stable_sort(problems.begin(), problems.end(),
+                     [](const Problem& a, const Problem& b) { return a.launches > b.launches; });
+    std::uint64_t left_out = launch.other_launches;
+    const std::size_t sizes = problems.size();
+    if (problems.size() > 16) {
+        for (std::size_t i = 16; i < problems.size(); ++i) left_out += problems[i].launches;
+        problems.resize(16);
+    }
+    const auto size = [](const Problem& p) {
+        double product = 1;
+        for (const auto& [name, value] : p.values) product *= static_cast<double>(value);
+        return product;
+    };
+    std::stable_sort(problems.begin(), problems.end(),
+                     [&](const Problem& a, const Problem& b) { return size(a) < size(b); });
+    // Only the arguments that vary name a problem; the others keep their values.
+    std::vector<bool> varies(problems.front().values.size(), false);
+    for (const Problem& p : problems)
+        for (std::size_t v = 0; v < varies.size(); ++v)
+            varies[v] = varies[v] || p.values[v].second != problems.front().values[v].second;
+    observed.problems_comments.push_back(
+        "The program launched " + text.name + " at " + std::to_string(sizes) +
+        " sizes: each is tuned, and the launcher dispatches among the winners by size");
+    observed.problems_comments.push_back("(docs/spec.md#problems).");
+    if (sizes > 16 || left_out > 0)
+        observed.problems_comments.push_back("The 16 most launched are here; " +
+                                             std::to_string(left_out) +
+                                             " launches at other sizes are not.");
+    for (const Problem& p : problems) {
+        ObservedProblem problem;
+        for (std::size_t v = 0; v < varies.size(); ++v)
+            if (varies[v])
+                problem.json += std::string(problem.json.empty() ? "{" : ", ") + "\"" +
+                                p.values[v].first + "\": " + std::to_string(p.values[v].second);
+        problem.json += "}";
+        problem.comments.push_back(
+            std::to_string(p.launches) +
+            (p.launches == 1 ? " launch, the first at " : " launches, the first at ") + p.geometry);
+        observed.problems.push_back(problem);
+    }
+}
+
 }  // namespace
 
 CapturedSpec captured_spec(std::string_view source, const std::string& source_path,
@@ -372,6 +451,7 @@ CapturedSpec captured_spec(std::string_view source, const std::string& source_pa
         }
     }
     map_geometry(launch, source, text, scalars, template_values(source, text, launched), observed);
+    if (captured) observe_problems(launch, text, types, observed);
     result.text = spec_skeleton(source, source_path, kernel, &observed);
     return result;
 }

@@ -394,6 +394,14 @@ std::string spec_skeleton(std::string_view source, const std::string& source_pat
     out += observed != nullptr
                ? observed_launch_text(*observed)
                : launch_text(knobs, integer_scalars.empty() ? "<size>" : integer_scalars.front());
+    if (observed != nullptr && !observed->problems.empty()) {
+        for (const std::string& comment : observed->problems_comments)
+            out += "  // " + comment + "\n";
+        std::vector<Entry> problems;
+        for (const ObservedProblem& problem : observed->problems)
+            problems.push_back({problem.comments, problem.json});
+        write_array(out, "problems", problems, false);
+    }
     // Block sizes tuned: the source's macros and the launch-only ones a capture found.
     const auto tuned = [&](const std::string& knob) {
         return knobs.has(knob) ||

@@ -32,6 +32,13 @@ struct LaunchParameter {
     std::vector<std::string> comments;
 };
 
+// A size the program launched the kernel at: a JSON object of integer scalar arguments' values
+// (one of the spec's `problems`), with the comment lines written before it.
+struct ObservedProblem {
+    std::vector<std::string> comments;
+    std::string json;
+};
+
 struct ObservedLaunch {
     std::vector<std::string> header;          // comment lines after the skeleton's own
     std::vector<ObservedArgument> arguments;  // one per kernel parameter
@@ -46,6 +53,10 @@ struct ObservedLaunch {
     // Per axis, the tuned template parameter whose value the block is ("" none): its values are
     // then block sizes, and the constraint keeps a block within 1024 threads.
     std::array<std::string, 3> block_parameters;
+    // Where the program launched the kernel at more than one size: `problems`, after the launch,
+    // with the comment lines `problems_comments` before the field.
+    std::vector<ObservedProblem> problems;
+    std::vector<std::string> problems_comments;
 };
 
 // The spec parameter that stands for the kernel's integer template parameter `p`: a macro, so it

@@ -156,6 +156,34 @@ activity::CapturedParameter parameter_from_json(const json& item, std::string_vi
     return parameter;
 }
 
+// A shape as the capture file writes it; `parameters`: how many the launch has.
+activity::LaunchShape shape_from_json(const json& item, std::size_t parameters,
+                                      std::string_view source, const std::string& where) {
+    activity::LaunchShape shape;
+    shape.grid = dim3_field(item, "grid", source, where);
+    shape.block = dim3_field(item, "block", source, where);
+    shape.shared_memory_bytes = unsigned_field(item, "shared_memory_bytes", source, where);
+    shape.launches = unsigned_field(item, "launches", source, where);
+    const json& values = array_field(item, "values", source, where);
+    if (values.size() != parameters) {
+        fail(source, where + "values",
+             "has " + std::to_string(values.size()) + " entries; expected one per parameter (" +
+                 std::to_string(parameters) + ")");
+    }
+    for (std::size_t v = 0; v < values.size(); ++v) {
+        const std::string at = where + "values[" + std::to_string(v) + "]";
+        if (values[v].is_null()) {
+            shape.values.emplace_back();
+            continue;
+        }
+        const std::optional<std::string> bytes =
+            values[v].is_string() ? activity::from_hex(values[v].get<std::string>()) : std::nullopt;
+        if (!bytes || bytes->empty()) fail(source, at, "expected null or bytes as hex digits");
+        shape.values.push_back(*bytes);
+    }
+    return shape;
+}
+
 }  // namespace
 
 activity::ActivityFile activity_from_json(const json& document, std::string_view source) {
@@ -203,6 +231,15 @@ activity::CaptureFile capture_from_json(const json& document, std::string_view s
                         where + "parameters", [&](const json& p, const std::string& inner) {
                             launch.parameters.push_back(parameter_from_json(p, source, inner));
                         });
+        // Absent in files of an earlier OptiML: the first launch alone.
+        if (item.contains("shapes")) {
+            for_each_object(array_field(item, "shapes", source, where), source, where + "shapes",
+                            [&](const json& shape, const std::string& inner) {
+                                launch.shapes.push_back(shape_from_json(
+                                    shape, launch.parameters.size(), source, inner));
+                            });
+            launch.other_launches = unsigned_field(item, "other_launches", source, where);
+        }
         file.launches.push_back(std::move(launch));
     });
     return file;

@@ -1,7 +1,8 @@
 // Whole-program capture (`optiml capture -- ./app args`): runs a user's program as profile_app()
 // does, with liboptiml-activity.so also capturing the first launch of each kernel (geometry,
-// argument bytes, the allocations pointers point into, optionally snapshots of their data;
-// activity/capture_file.h), so the hot kernels' real launches can become specs (driver/init).
+// argument bytes, the allocations pointers point into, optionally snapshots of their data) and
+// the shape of every later one (activity/capture_file.h), so the hot kernels' real launches, and
+// the sizes they ran at, can become specs (driver/init).
 #pragma once
 
 #include <filesystem>

@@ -13,7 +13,7 @@ cp "$app_dir/scale_add.cu" "$work/src/"
 
 "$optiml" capture --source "$work/src/scale_add.cu" --output-dir "$work/specs" --snapshot \
   -- "$program" 2>&1 | tee "$work/capture.log"
-grep -q "known_launch: 21 kernels ran" "$work/capture.log" || fail "the program did not run"
+grep -q "known_launch: 24 kernels ran" "$work/capture.log" || fail "the program did not run"
 grep -q "optiml: wrote $work/specs/scale_add.optiml.json for scale_add (../src/scale_add.cu): grid \[3907, 1, 1\], block \[256, 1, 1\], 2 inputs' data in scale_add.data/; 0 decisions left" \
   "$work/capture.log" || fail "no complete spec for scale_add"
 [ ! -e "$work/specs/touch.optiml.json" ] || fail "the cold kernel got a spec"
@@ -41,9 +41,12 @@ assert all(x[i] == (i % 97) * 0.25 for i in range(n)), "x's snapshot differs fro
 y = struct.unpack(f"<{n + 24}f", specs.joinpath("scale_add.data/y.bin").read_bytes())
 assert all(y[i] == 1 + i % 13 for i in range(n)) and all(v == -1 for v in y[n:]), \
     "y's snapshot is not its data before the first launch"
+# Every size the program launched at: 20 launches at n, then 3 at n / 2.
+assert spec["problems"] == [{"n": 500000}, {"n": 1000000}], spec.get("problems")
+assert "// 3 launches, the first at grid [1954, 1, 1]" in text and "// 20 launches" in text, text
 side = json.loads(specs.joinpath("scale_add.data/y.bin.json").read_text())
 assert (side["type"], side["count"], side["bytes"], side["argument"]) == ("float32", n + 24, 4 * (n + 24), "y"), side
-print("captured exactly: n=1000000 a=1.5 grid 3907 block 256 shared 64, x n floats, y n+24 floats, both snapshots")
+print("captured exactly: n=1000000 a=1.5 grid 3907 block 256 shared 64, x n floats, y n+24 floats, both snapshots, problems n=500000 and n=1000000")
 PY
 
 OPTIML_PROFILE=0 "$optiml" tune --spec "$work/specs/scale_add.optiml.json" --cache-dir "$work/cache" \

@@ -4,8 +4,9 @@
 // integer scalar, or a product of two, when one holds that count), the launch geometry mapped to
 // the kernel's block_size_x/y/z or to the integer template argument it equals (the grid then
 // follows the block size), the template arguments of the instantiation launched, the dynamic
-// shared memory, and with snapshots a "file" fill of every input from the data it held before
-// the launch.
+// shared memory, with snapshots a "file" fill of every input from the data it held before
+// the launch, and, where the program launched the kernel at several sizes (its integer scalars'
+// values in the launch's shapes), those sizes as the spec's problems.
 #pragma once
 
 #include <cstdint>

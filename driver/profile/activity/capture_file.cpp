@@ -30,6 +30,27 @@ void append_parameter(std::string& out, const CapturedParameter& parameter) {
     out += '}';
 }
 
+// `"grid":[x,y,z],"block":[x,y,z],"shared_memory_bytes":n`: a launch's or a shape's geometry.
+void append_geometry(std::string& out, const std::array<std::uint32_t, 3>& grid,
+                     const std::array<std::uint32_t, 3>& block, std::uint64_t shared_memory_bytes) {
+    out += "\"grid\":";
+    append_json_dim3(out, grid);
+    out += ",\"block\":";
+    append_json_dim3(out, block);
+    out += ",\"shared_memory_bytes\":" + std::to_string(shared_memory_bytes);
+}
+
+void append_shape(std::string& out, const LaunchShape& shape) {
+    out += '{';
+    append_geometry(out, shape.grid, shape.block, shape.shared_memory_bytes);
+    out += ",\"values\":[";
+    for (std::size_t v = 0; v < shape.values.size(); ++v) {
+        if (v > 0) out += ',';
+        append_nullable_string(out, to_hex(shape.values[v]));
+    }
+    out += "],\"launches\":" + std::to_string(shape.launches) + '}';
+}
+
 std::size_t scalar_size(std::string_view type) {
     static const std::pair<std::string_view, std::size_t> kSizes[] = {{"bool", 1},
                                                                       {"char", 1},
@@ -59,6 +80,30 @@ int hex_digit(char c) {
 
 }  // namespace
 
+LaunchShape shape_of(const CapturedLaunch& launch) {
+    LaunchShape shape;
+    shape.grid = launch.grid;
+    shape.block = launch.block;
+    shape.shared_memory_bytes = launch.shared_memory_bytes;
+    for (const CapturedParameter& parameter : launch.parameters)
+        shape.values.push_back(parameter.allocation ? std::string() : parameter.bytes);
+    shape.launches = 1;
+    return shape;
+}
+
+void count_shape(CapturedLaunch& launch, LaunchShape shape) {
+    for (LaunchShape& seen : launch.shapes)
+        if (seen == shape) {
+            seen.launches += shape.launches;
+            return;
+        }
+    if (launch.shapes.size() < kMaxLaunchShapes) {
+        launch.shapes.push_back(std::move(shape));
+    } else {
+        launch.other_launches += shape.launches;
+    }
+}
+
 std::string to_capture_json_text(const CaptureFile& file) {
     std::string out;
     append_json_header(out, kCaptureFormatName, kCaptureFormatVersion, file.pid, file.error);
@@ -69,11 +114,8 @@ std::string to_capture_json_text(const CaptureFile& file) {
         append_json_string(out, launch.name);
         out += ",\"demangled\":";
         append_json_string(out, launch.demangled_name);
-        out += ",\"grid\":";
-        append_json_dim3(out, launch.grid);
-        out += ",\"block\":";
-        append_json_dim3(out, launch.block);
-        out += ",\"shared_memory_bytes\":" + std::to_string(launch.shared_memory_bytes);
+        out += ',';
+        append_geometry(out, launch.grid, launch.block, launch.shared_memory_bytes);
         out += ",\"error\":";
         append_nullable_string(out, launch.error);
         out += ",\"snapshot_error\":";
@@ -83,7 +125,12 @@ std::string to_capture_json_text(const CaptureFile& file) {
             if (p > 0) out += ',';
             append_parameter(out, launch.parameters[p]);
         }
-        out += "]}";
+        out += "],\"shapes\":[";
+        for (std::size_t k = 0; k < launch.shapes.size(); ++k) {
+            if (k > 0) out += ',';
+            append_shape(out, launch.shapes[k]);
+        }
+        out += "],\"other_launches\":" + std::to_string(launch.other_launches) + '}';
     }
     return out + "]}\n";
 }

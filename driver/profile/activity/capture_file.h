@@ -13,12 +13,18 @@
 //                  "snapshot_error": null or why snapshots are missing,
 //                  "parameters": [{"offset": 0, "size": 4, "bytes": "00100000",
 //                                  "allocation": null or {"offset": 0, "size": 4096},
-//                                  "snapshot": null or "/abs/snapshot-4242-0-2.bin"}, ...]},
+//                                  "snapshot": null or "/abs/snapshot-4242-0-2.bin"}, ...],
+//                  "shapes": [{"grid": [x, y, z], "block": [x, y, z], "shared_memory_bytes": 0,
+//                              "values": ["00100000", null, ...], "launches": 12}, ...],
+//                  "other_launches": 0},
 //                 ...]}
 // `bytes` is the parameter's value as lowercase hex, in memory order (little-endian numbers).
 // `allocation.offset` is where the pointer points within its allocation and `allocation.size` the
 // allocation's size, so size - offset bytes lie from the pointer to the allocation's end; a
-// snapshot holds exactly those bytes.
+// snapshot holds exactly those bytes. `shapes` lists every distinct geometry and set of values of
+// the parameters that are not device pointers (`values`: hex, null for a pointer) the kernel was
+// launched with, with how many launches had each; "shapes" and "other_launches" may be absent
+// (a file of an earlier OptiML: the first launch alone).
 #pragma once
 
 #include <array>
@@ -56,6 +62,23 @@ struct CapturedParameter {
     std::string snapshot;                        // "" when none was taken
 };
 
+// One distinct way the program launched a kernel: the geometry and the value of every parameter
+// that does not point into device memory (a pointer's value differs from run to run and says
+// nothing of the problem's size). The first launch is a kernel's first shape.
+struct LaunchShape {
+    std::array<std::uint32_t, 3> grid{1, 1, 1};
+    std::array<std::uint32_t, 3> block{1, 1, 1};
+    std::uint64_t shared_memory_bytes = 0;
+    std::vector<std::string> values;  // per parameter: its bytes, "" for a device pointer
+    std::uint64_t launches = 0;       // how many launches had this shape
+    bool operator==(const LaunchShape& other) const {
+        return grid == other.grid && block == other.block &&
+               shared_memory_bytes == other.shared_memory_bytes && values == other.values;
+    }
+};
+// Distinct shapes kept per kernel; launches of further shapes are only counted.
+inline constexpr std::size_t kMaxLaunchShapes = 64;
+
 struct CapturedLaunch {
     std::string name;            // as the driver names the function (mangled for C++ kernels)
     std::string demangled_name;  // "" when `name` is not a mangled name
@@ -65,7 +88,19 @@ struct CapturedLaunch {
     std::string error;           // why `parameters` is empty or incomplete; "" when complete
     std::string snapshot_error;  // why snapshots were not taken; "" when none failed
     std::vector<CapturedParameter> parameters;
+    // Every distinct shape the kernel was launched with, in the order first seen (empty where
+    // the parameters could not be read); launches of shapes beyond kMaxLaunchShapes.
+    std::vector<LaunchShape> shapes;
+    std::uint64_t other_launches = 0;
 };
+
+// The shape of `launch` as captured (one launch of its own; its `shapes` are not read): the
+// geometry, and the bytes of each parameter that points into no device allocation.
+LaunchShape shape_of(const CapturedLaunch& launch);
+
+// Counts `shape` among `launch`'s shapes: one more launch of a shape seen before, a new shape
+// while fewer than kMaxLaunchShapes are kept, else one more of the others.
+void count_shape(CapturedLaunch& launch, LaunchShape shape);
 
 struct CaptureFile {
     long pid = 0;

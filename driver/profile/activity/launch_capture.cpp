@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -74,6 +75,8 @@ struct CaptureState {
     long pid = 0;
     CaptureFile file;
     std::set<std::string> captured;  // kernels whose first launch is recorded
+    // Each kernel's parameter layout, read at its first launch, for the shapes of the others.
+    std::map<std::string, ParameterLayout> layouts;
 };
 
 // Never destroyed, like the activity recorder: callbacks and the exit handler may outlive statics.
@@ -191,34 +194,15 @@ ParameterLayout driver_layout(CUfunction function) {
     return layout;
 }
 
-void capture(const LaunchCall& call, const char* symbol_name) {
+// No snapshots for this launch (not a kernel's first).
+constexpr std::size_t kNoSnapshots = static_cast<std::size_t>(-1);
+
+// Reads the launch's parameters by `layout` into `launch` (which of them point into device
+// memory, and where), with snapshots of their allocations for the launch numbered
+// `launch_index` when they are asked for.
+void read_parameters(const LaunchCall& call, const ParameterLayout& layout,
+                     std::size_t launch_index, CapturedLaunch& launch) {
     CaptureState& s = state();
-    const char* name = symbol_name;
-    if (name == nullptr && call.function != nullptr &&
-        driver.func_get_name(&name, call.function) != CUDA_SUCCESS)
-        name = nullptr;
-    if (name == nullptr) name = "<unnamed kernel>";
-    // A launch into a stream being captured into a graph does not run now: not a real launch.
-    CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (driver.stream_is_capturing(call.stream, &capturing) == CUDA_SUCCESS &&
-        capturing != CU_STREAM_CAPTURE_STATUS_NONE)
-        return;
-    std::size_t launch_index = 0;
-    {
-        const std::lock_guard lock(s.mutex);
-        if (!s.captured.insert(name).second) return;
-        launch_index = s.captured.size() - 1;
-    }
-    CapturedLaunch launch;
-    launch.name = name;
-    launch.demangled_name = demangle(launch.name);
-    launch.grid = call.grid;
-    launch.block = call.block;
-    launch.shared_memory_bytes = call.shared_memory_bytes;
-    const ParameterLayout layout = call.function != nullptr
-                                       ? driver_layout(call.function)
-                                       : signature_layout(launch.demangled_name);
-    launch.error = layout.error;
     const char* packed = call.kernel_params == nullptr ? extra_buffer(call.extra) : nullptr;
     bool synchronized = false;
     for (std::size_t i = 0; i < layout.parameters.size(); ++i) {
@@ -243,7 +227,7 @@ void capture(const LaunchCall& call, const char* symbol_name) {
             if (pointer != 0 &&
                 driver.mem_get_address_range(&base, &allocation_size, pointer) == CUDA_SUCCESS) {
                 parameter.allocation = DeviceAllocation{pointer - base, allocation_size};
-                if (!s.snapshot_folder.empty()) {
+                if (launch_index != kNoSnapshots && !s.snapshot_folder.empty()) {
                     // The data the kernel will read: everything queued before it has finished.
                     if (!synchronized) {
                         if (const CUresult done = driver.ctx_synchronize(); done != CUDA_SUCCESS) {
@@ -260,8 +244,58 @@ void capture(const LaunchCall& call, const char* symbol_name) {
         }
         launch.parameters.push_back(std::move(parameter));
     }
+}
+
+void capture(const LaunchCall& call, const char* symbol_name) {
+    CaptureState& s = state();
+    const char* name = symbol_name;
+    if (name == nullptr && call.function != nullptr &&
+        driver.func_get_name(&name, call.function) != CUDA_SUCCESS)
+        name = nullptr;
+    if (name == nullptr) name = "<unnamed kernel>";
+    // A launch into a stream being captured into a graph does not run now: not a real launch.
+    CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (driver.stream_is_capturing(call.stream, &capturing) == CUDA_SUCCESS &&
+        capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+        return;
+    // The first launch of a kernel is captured whole (snapshots too); each later one only for
+    // its shape, with the layout the first one read.
+    std::size_t launch_index = 0;
+    bool first = false;
+    ParameterLayout layout;
+    {
+        const std::lock_guard lock(s.mutex);
+        first = s.captured.insert(name).second;
+        if (first) launch_index = s.captured.size() - 1;
+        const auto known = s.layouts.find(name);
+        if (!first && known == s.layouts.end()) return;  // its first is still being read
+        if (!first) layout = known->second;
+    }
+    CapturedLaunch launch;
+    launch.name = name;
+    launch.grid = call.grid;
+    launch.block = call.block;
+    launch.shared_memory_bytes = call.shared_memory_bytes;
+    if (first) {
+        launch.demangled_name = demangle(launch.name);
+        layout = call.function != nullptr ? driver_layout(call.function)
+                                          : signature_layout(launch.demangled_name);
+    }
+    launch.error = layout.error;
+    read_parameters(call, layout, first ? launch_index : kNoSnapshots, launch);
+    if (!first && launch.error != layout.error) return;  // its values could not be read
     const std::lock_guard lock(s.mutex);
-    s.file.launches.push_back(std::move(launch));
+    if (first) {
+        s.layouts.emplace(launch.name, layout);
+        launch.shapes.push_back(shape_of(launch));
+        s.file.launches.push_back(std::move(launch));
+        return;
+    }
+    for (CapturedLaunch& captured : s.file.launches)
+        if (captured.name == launch.name) {
+            count_shape(captured, shape_of(launch));
+            return;
+        }
 }
 
 // The runtime's launch entry points, as CUPTI passes their arguments. __cudaLaunchKernel (what

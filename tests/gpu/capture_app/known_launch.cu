@@ -49,10 +49,12 @@ int main() {
         return 1;
     touch<<<1, 1>>>(flag);
     for (int i = 0; i < 20; ++i) scale_add<<<(n + 255) / 256, 256, 64>>>(n, a, dx, dy);
+    // A second size, launched after the first: a problem of its own in the captured spec.
+    for (int i = 0; i < 3; ++i) scale_add<<<(n / 2 + 255) / 256, 256, 64>>>(n / 2, a, dx, dy);
     if (!ok(cudaGetLastError(), "launch") || !ok(cudaDeviceSynchronize(), "run")) return 1;
     cudaFree(dx);
     cudaFree(dy);
     cudaFree(flag);
-    std::printf("known_launch: 21 kernels ran\n");
+    std::printf("known_launch: 24 kernels ran\n");
     return 0;
 }

@@ -112,6 +112,55 @@ TEST_F(CapturedSpecTest, ScalarsCountsAndAGridThatFollowsTheBlockSize) {
     EXPECT_EQ(count_markers(result_.text), 0u);
 }
 
+// A program that launched the kernel at several sizes: every distinct n (another a, another
+// buffer or another block alone is not another size) becomes one of the spec's problems, the most
+// launched 16 of them, in ascending order, each with how often and how it was launched; the spec
+// loads with them, its arguments at the first launch's values.
+TEST_F(CapturedSpecTest, EverySizeTheProgramLaunchedAtBecomesAProblem) {
+    CapturedLaunch launch = axpy_launch(1 << 20, 2.5f, {4096, 1, 1}, {256, 1, 1});
+    const auto shape = [](int n, float a, std::uint32_t grid, std::uint64_t launches) {
+        profile::activity::LaunchShape made =
+            profile::activity::shape_of(axpy_launch(n, a, {grid, 1, 1}, {256, 1, 1}));
+        made.launches = launches;
+        return made;
+    };
+    launch.shapes = {shape(1 << 20, 2.5f, 4096, 3), shape(1024, 2.5f, 4, 10),
+                     shape(1024, 0.5f, 4, 2), shape(1 << 16, 2.5f, 256, 1)};
+    const spec::Spec s = load(kAxpy, "axpy", launch);
+    EXPECT_EQ(s.arguments[0].integer_value, 1 << 20);
+    ASSERT_EQ(s.problems.size(), 3u);
+    EXPECT_EQ(s.problems[0].scalars, (std::map<std::string, std::int64_t>{{"n", 1024}}));
+    EXPECT_EQ(s.problems[1].scalars, (std::map<std::string, std::int64_t>{{"n", 65536}}));
+    EXPECT_EQ(s.problems[2].scalars, (std::map<std::string, std::int64_t>{{"n", 1048576}}));
+    EXPECT_NE(result_.text.find("// The program launched axpy at 3 sizes"), std::string::npos)
+        << result_.text;
+    EXPECT_NE(result_.text.find("    // 12 launches, the first at grid [4, 1, 1], block [256, 1, "
+                                "1]\n    {\"n\": 1024},"),
+              std::string::npos)
+        << result_.text;
+    EXPECT_NE(result_.text.find("    // 1 launch, the first at grid [256, 1, 1]"),
+              std::string::npos);
+
+    // More than 16 sizes: the 16 most launched, and how many launches the others had.
+    launch.shapes.clear();
+    for (int k = 0; k < 20; ++k)
+        launch.shapes.push_back(shape(1024 * (k + 1), 2.5f, 4, k < 4 ? 1 : 5));
+    launch.other_launches = 7;
+    const spec::Spec many = load(kAxpy, "axpy", launch);
+    ASSERT_EQ(many.problems.size(), 16u);
+    EXPECT_EQ(many.problems[0].scalars.at("n"), 5 * 1024);
+    EXPECT_NE(result_.text.find("The 16 most launched are here; 11 launches at other sizes are "
+                                "not."),
+              std::string::npos)
+        << result_.text;
+
+    // One size (and one shape): no problems.
+    launch.shapes = {shape(1 << 20, 2.5f, 4096, 1), shape(1 << 20, 0.5f, 4096, 4)};
+    launch.other_launches = 0;
+    EXPECT_TRUE(load(kAxpy, "axpy", launch).problems.empty());
+    EXPECT_EQ(result_.text.find("\"problems\""), std::string::npos);
+}
+
 TEST_F(CapturedSpecTest, AGridNoScalarGivesKeepsTheThreadsLaunchedAndCountsAreNumbers) {
     // A grid-stride launch: 120 blocks whatever n is; y's allocation is larger than n.
     CapturedLaunch launch = axpy_launch(1000000, -0.1f, {120, 1, 1}, {256, 1, 1});

@@ -77,6 +77,56 @@ TEST(CaptureFile, WhatTheLibraryWritesTheDriverReadsBackExactly) {
     EXPECT_TRUE(read.launches[1].parameters.empty());
 }
 
+// Every later launch counts toward its shape: the same geometry and values of the parameters that
+// are not device pointers (a pointer to another buffer is the same shape), another n or grid a new
+// one, and past kMaxLaunchShapes only the count of the others grows. What the library writes of
+// them reads back; a file without shapes (an earlier OptiML) reads as the first launch alone.
+TEST(CaptureFile, LaterLaunchesCountTowardTheirShapesAndReadBack) {
+    activity::CaptureFile file = constructed();
+    activity::CapturedLaunch& launch = file.launches[0];
+    launch.shapes.push_back(activity::shape_of(launch));
+    const auto relaunch = [&](std::uint32_t n, std::uint32_t blocks, char pointer_byte) {
+        activity::CapturedLaunch again = launch;
+        again.grid = {blocks, 2, 1};
+        again.parameters[0].bytes = std::string(reinterpret_cast<const char*>(&n), 4);
+        again.parameters[1].bytes[0] = pointer_byte;
+        activity::count_shape(launch, activity::shape_of(again));
+    };
+    relaunch(1048576, 4096, 9);  // the first launch's shape, another buffer
+    relaunch(1024, 4, 0);
+    relaunch(1024, 4, 1);
+    ASSERT_EQ(launch.shapes.size(), 2u);
+    EXPECT_EQ(launch.shapes[0].launches, 2u);
+    EXPECT_EQ(launch.shapes[1].launches, 2u);
+    EXPECT_EQ(launch.shapes[1].grid, (std::array<std::uint32_t, 3>{4, 2, 1}));
+    EXPECT_EQ(launch.shapes[1].values[0], std::string("\x00\x04\x00\x00", 4));
+    EXPECT_EQ(launch.shapes[1].values[1], "");  // a device pointer
+    for (std::uint32_t n = 1; launch.shapes.size() < activity::kMaxLaunchShapes; ++n)
+        relaunch(n, 1, 0);
+    relaunch(7777, 1, 0);
+    relaunch(7778, 1, 0);
+    EXPECT_EQ(launch.shapes.size(), activity::kMaxLaunchShapes);
+    EXPECT_EQ(launch.other_launches, 2u);
+
+    const activity::CaptureFile read =
+        capture_from_json(nlohmann::json::parse(activity::to_capture_json_text(file)), "text");
+    ASSERT_EQ(read.launches[0].shapes.size(), activity::kMaxLaunchShapes);
+    EXPECT_EQ(read.launches[0].shapes[1], launch.shapes[1]);
+    EXPECT_EQ(read.launches[0].shapes[1].launches, 2u);
+    EXPECT_EQ(read.launches[0].other_launches, 2u);
+    EXPECT_TRUE(read.launches[1].shapes.empty());
+
+    nlohmann::json earlier = nlohmann::json::parse(activity::to_capture_json_text(constructed()));
+    earlier["launches"][0].erase("shapes");
+    earlier["launches"][0].erase("other_launches");
+    EXPECT_TRUE(capture_from_json(earlier, "earlier").launches[0].shapes.empty());
+    nlohmann::json short_values = nlohmann::json::parse(activity::to_capture_json_text(file));
+    short_values["launches"][0]["shapes"][1]["values"].erase(0);
+    EXPECT_EQ(capture_error_of(short_values),
+              "capture.json: launches[0].shapes[1].values: has 1 entries; expected one per "
+              "parameter (2)");
+}
+
 TEST(CaptureFile, HexRoundTripsAndRejectsWhatIsNotHex) {
     const std::string bytes("\x00\xff\x10\xab", 4);
     EXPECT_EQ(activity::to_hex(bytes), "00ff10ab");
