@@ -52,13 +52,25 @@ class SearchRun {
         : pool_(space), budget_(budget), start_(Clock::now()) {
         // The baseline is measured whatever the strategy; no strategy proposes it again.
         if (const auto default_index = pool_.find(space.defaults)) pool_.take(*default_index);
+        for (const Config& prior : budget.priors)
+            if (const auto index = pool_.find(prior); index && !pool_.taken(*index)) {
+                pool_.take(*index);
+                priors_.push_back(prior);
+            }
         strategy_ = make_strategy(budget.strategy, pool_, {seed, budget.evaluations});
         result_.space_size = pool_.size();
         result_.strategy = strategy_->name();
     }
 
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-    Strategy& strategy() { return *strategy_; }
+    // Up to n proposals: the priors not yet proposed, then the strategy's.
+    std::vector<Config> propose(std::size_t n) {
+        std::vector<Config> proposals;
+        while (next_prior_ < priors_.size() && proposals.size() < n)
+            proposals.push_back(priors_[next_prior_++]);
+        if (proposals.empty()) return strategy_->propose(n);
+        return proposals;
+    }
     const Result& result() const { return result_; }
 
     void record(const Candidate& candidate, const Outcome& outcome) {
@@ -103,6 +115,8 @@ class SearchRun {
 
     CandidatePool pool_;
     Budget budget_;
+    std::vector<Config> priors_;  // valid, taken from the pool
+    std::size_t next_prior_ = 0;
     std::unique_ptr<Strategy> strategy_;
     Result result_;
     Convergence convergence_;
@@ -117,9 +131,9 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
         if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
         if (run.stopping()) break;
         // The baseline goes alone so its failure is known before anything else runs.
-        const std::vector<Config> proposals =
-            done == 0 ? std::vector<Config>{space.defaults}
-                      : run.strategy().propose(std::min(batch_size, limit - done));
+        const std::vector<Config> proposals = done == 0
+                                                  ? std::vector<Config>{space.defaults}
+                                                  : run.propose(std::min(batch_size, limit - done));
         if (proposals.empty()) break;  // the strategy has nothing left to try
         std::vector<Candidate> batch;
         for (const Config& config : proposals) batch.emplace_back(config);
@@ -160,7 +174,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
             std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
         while (!stopped_by_time && !exhausted && !run.stopping() && in_flight < allowed &&
                run.result().trace.size() + in_flight < limit) {
-            const std::vector<Config> proposals = run.strategy().propose(1);
+            const std::vector<Config> proposals = run.propose(1);
             if (proposals.empty()) {
                 // A strategy may wait for what is in flight (a local search for its
                 // neighbourhood's results): it has nothing left only when nothing is.

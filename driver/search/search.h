@@ -105,6 +105,10 @@ struct Budget {
     // Stop proposing once this says the result so far is enough (a benchmark that has measured
     // what it reports); what is in flight still comes back. Empty: never.
     std::function<bool(const Result&)> enough = {};
+    // Measured right after the baseline, before the strategy proposes anything (what an earlier
+    // problem's tuning found best), each valid one not yet taken; the strategy is told their
+    // outcomes like its own.
+    std::vector<Config> priors = {};
 };
 
 struct TraceItem {

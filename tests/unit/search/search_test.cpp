@@ -1,4 +1,5 @@
 #include "driver/search/search.h"
+#include "tests/unit/search/synthetic_spaces.h"
 
 #include <gtest/gtest.h>
 
@@ -220,6 +221,34 @@ TEST(StreamingSearch, ReportsProgressAfterEveryResult) {
 
 TEST(Search, FormatsConfigurationsByName) {
     EXPECT_EQ(format_config({{"b", 2}, {"a", 1}}), "a=1 b=2");
+}
+
+// An earlier problem's winners go first: measured right after the baseline, in order, once each
+// (the default, a duplicate and a configuration outside the space are skipped), and never
+// proposed again by the strategy; batched and streaming alike.
+TEST(SearchPriors, PriorsAreMeasuredRightAfterTheBaselineOnceEach) {
+    const Space space = testing::grid_space(2, 5);  // p0, p1 in 0..4; defaults p0=0 p1=0
+    const auto cost = [](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") * 5 + c.at("p1"));
+    };
+    Budget budget{25, 1e9, "random"};
+    budget.priors = {{{"p0", 3}, {"p1", 4}},
+                     {{"p0", 0}, {"p1", 0}},
+                     {{"p0", 9}, {"p1", 9}},
+                     {{"p0", 1}, {"p1", 2}},
+                     {{"p0", 3}, {"p1", 4}}};
+    testing::SyntheticEvaluator batched(cost);
+    testing::StreamingSyntheticEvaluator streaming(cost, 4);
+    for (Evaluator* evaluator : std::vector<Evaluator*>{&batched, &streaming}) {
+        const Result result = run_search(space, *evaluator, budget);
+        ASSERT_EQ(result.trace.size(), 25u);  // the whole space, each configuration once
+        EXPECT_EQ(result.trace[0].candidate.parameters, space.defaults);
+        EXPECT_EQ(result.trace[1].candidate.parameters, (Config{{"p0", 3}, {"p1", 4}}));
+        EXPECT_EQ(result.trace[2].candidate.parameters, (Config{{"p0", 1}, {"p1", 2}}));
+        std::set<Config> seen;
+        for (const TraceItem& item : result.trace)
+            EXPECT_TRUE(seen.insert(item.candidate.parameters).second);
+    }
 }
 
 }  // namespace
