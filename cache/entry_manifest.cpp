@@ -211,9 +211,13 @@ nlohmann::json to_json(const EntryManifest& m) {
     out["search"] = search_json(m.search);
     out["files"] = m.files;
     const std::pair<const char*, const nlohmann::json*> sections[] = {
-        {"key_inputs", &m.key_inputs},     {"tuned_with_llm", &m.tuned_with_llm},
-        {"verification", &m.verification}, {"timing", &m.timing},
-        {"evidence", &m.evidence},         {"trace", &m.trace}};
+        {"key_inputs", &m.key_inputs},
+        {"tuned_with_llm", &m.tuned_with_llm},
+        {"verification", &m.verification},
+        {"timing", &m.timing},
+        {"evidence", &m.evidence},
+        {"trace", &m.trace},
+        {"sizes", &m.sizes}};
     for (const auto& [field, value] : sections)
         if (!value->is_null()) out[field] = *value;
     return out;
@@ -261,6 +265,7 @@ EntryManifest read_entry_manifest(const nlohmann::json& json, const std::string&
     reader.read("timing", m.timing);
     reader.read("evidence", m.evidence);
     reader.read("trace", m.trace);
+    reader.read("sizes", m.sizes);
     m.other = reader.unnamed();
     return m;
 }

@@ -71,6 +71,9 @@ struct EntryManifest {
     nlohmann::json timing;          // cold and warm L2 (tune/timing_conditions.h)
     nlohmann::json evidence;        // the profiler's summary; null when none
     nlohmann::json trace;           // every evaluated candidate, in order
+    // Per problem of the spec (tune/size_tuning.h): each problem's search, every winner's time at
+    // every problem, the dispatch chosen; null for a spec without problems.
+    nlohmann::json sizes;
     nlohmann::json other = nlohmann::json::object();  // every field not named above
 
     // The file a role names, or empty.

@@ -29,6 +29,7 @@
 #include "driver/tune/detail/tuning_evidence.h"
 #include "driver/tune/device_selection.h"
 #include "driver/tune/measuring_session.h"
+#include "driver/tune/size_tuning.h"
 #include "driver/tune/timing_conditions.h"
 
 namespace optiml::tune {
@@ -182,10 +183,6 @@ std::unique_ptr<MeasuringSession> open_session(const TuneRequest& request,
         auto session = std::make_unique<MeasuringSession>(spec, request.device,
                                                           SessionSetup{request.host_compiler});
         log.line() << compiler_label(compiler) << " compiles the variants\n";
-        if (!spec.problems.empty())
-            log.line() << "warning: the spec lists " << spec.problems.size()
-                       << " problems; tuning at each and dispatching by size are not built yet, "
-                          "so this tunes the arguments' own size only\n";
         return session;
     } catch (const SessionError& e) {
         if (e.step == SessionError::Step::Scratch) {
@@ -473,6 +470,7 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         entry_manifest(request, *session, searched, *cubin, compiler, devices_used, throughput);
     add_derivation(searched, evaluator, entry, manifest);
     add_evidence(request, *session, evaluator, result, log, entry, manifest);
+    manifest.sizes = tune_problems(request, winner, evaluator.sources(), log.out, log.prefix);
     log_done(manifest, result, throughput, log);
     entry.manifest = cache::to_json(manifest);
     return entry;

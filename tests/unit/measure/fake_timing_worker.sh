@@ -3,7 +3,8 @@
 # times that depend on the launch's block size, so the driver's decisions can be checked:
 #   median(block) from the table below, 95% interval +-1%; the incumbent is timed the same way.
 #   block 1024 claims an implausible speedup and fails re-verification.
-# FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table. Those are the cold times; the warm ones
+# FAKE_TIMES="64:0.64 128:2.55 ..." overrides the table, and FAKE_TIMES_BY_N per value of the
+# argument n (below). Those are the cold times; the warm ones
 # (back to back, timed when the request asks) are FAKE_WARM_TIMES', by default a table whose
 # fastest verified block is 512, so the condition that decides picks the winner. The median and
 # interval are those of the condition the request decides by, as the real worker reports them.
@@ -44,7 +45,16 @@ device=-1
 while IFS= read -r line; do
   echo "$line" >> "${FAKE_REQUEST_LOG:-/dev/null}"
   case "$line" in
-    *'"op":"setup"'*) device=$(number_after "$line" device); echo '{"ok":true}' ;;
+    *'"op":"setup"'*)
+      device=$(number_after "$line" device)
+      # FAKE_TIMES_BY_N="1024=64:0.5,512:0.9;1048576=64:3,512:1": the cold table of the problem
+      # whose argument n has that value (a session at one of the spec's problems).
+      n=$(grep -oE '"name":"n","pointer":false[^}]*"value":[0-9]+' <<<"$line" | grep -oE '[0-9]+$')
+      IFS=';' read -ra by_n <<<"${FAKE_TIMES_BY_N:-}"
+      for entry in "${by_n[@]}"; do
+        [[ ${entry%%=*} == "$n" ]] && times=${entry#*=} && times=${times//,/ }
+      done
+      echo '{"ok":true}' ;;
     *'"op":"reference"'*) echo '{"ok":true}' ;;
     *'"op":"reverify"'*)
       if [[ $(block_of "$line" launch) == 1024 ]]; then

@@ -1,0 +1,29 @@
+// Tuning across the spec's problems (issue 29): after the tuning at the arguments' own values,
+// each problem of the spec is tuned in ascending order of size, its parameter search starting
+// from the winners found so far (Budget::priors) on half the budget, converging early; then every
+// winner is timed at every problem, side by side in one session per problem: the generalisation
+// matrix. From it search::choose_dispatch() picks the fewest variants that keep each problem
+// within 3% of its own best, and the sizes where each takes over. The result goes to the entry's
+// manifest ("sizes", docs/spec.md#problems); what ships is still the one winner of the
+// arguments' own values, and the log says what dispatch by size would gain.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/search/candidate.h"
+#include "driver/tune/source_variants.h"
+#include "driver/tune/tuning.h"
+
+namespace optiml::tune {
+
+// `winner`: the tuning's winner at the arguments' own values (its text in `sources` when derived).
+// Lines go to `log`, each starting with `prefix`. Null when the spec lists no problems; a problem
+// whose session cannot start is left out and said so. Never throws for a measurement failure.
+nlohmann::json tune_problems(const TuneRequest& request, const search::Candidate& winner,
+                             const SourceVariants& sources, std::ostream& log,
+                             const std::string& prefix);
+
+}  // namespace optiml::tune

@@ -1,0 +1,126 @@
+// Tuning across the spec's problems (issue 29, item 2) through the scripted worker
+// (tests/unit/measure/fake_timing_worker.sh), whose times depend on the block size and on the
+// problem's n: small problems want small blocks, large ones large blocks. Each problem gets its
+// own winner from a search that starts from the winners so far, every winner is timed at every
+// problem, and the dispatch keeps the fewest variants within 3% of each problem's best.
+#include "driver/tune/size_tuning.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "driver/spec/spec.h"
+#include "driver/tune/tuning.h"
+
+namespace optiml::tune {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kSpec = fs::path(OPTIML_SOURCE_DIR) / "tests/unit/measure/data/scale.optiml.json";
+
+class SizeTuning : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        setenv("OPTIML_WORKER", OPTIML_FAKE_TIMING_WORKER, 1);
+        setenv("OPTIML_PROFILE", "0", 1);
+        // At n = 4096 (the arguments' own) the default table: 64 is best (0.64 ms). At 1024
+        // 64 again; at 2^20 the large blocks win, 512 by far.
+        setenv("FAKE_TIMES_BY_N",
+               "1024=64:0.50,128:0.60,256:0.70,512:0.90;"
+               "65536=64:1.00,128:0.975,256:1.20,512:1.30;"
+               "1048576=64:3.00,128:2.00,256:1.50,512:1.00",
+               1);
+        request_log_ = fs::temp_directory_path() /
+                       ("optiml-size-tuning-" + std::to_string(::getpid()) + ".log");
+        setenv("FAKE_REQUEST_LOG", request_log_.c_str(), 1);
+    }
+    void TearDown() override {
+        for (const char* name :
+             {"OPTIML_WORKER", "OPTIML_PROFILE", "FAKE_TIMES_BY_N", "FAKE_REQUEST_LOG"})
+            unsetenv(name);
+        fs::remove(request_log_);
+    }
+    json tune(const json& problems) {
+        json text = json::parse(std::ifstream(kSpec));
+        text["problems"] = problems;
+        text.erase("budget");
+        text["parameters"][0]["values"] = {64, 128, 256, 512};
+        const spec::Spec spec = spec::parse_spec(text, kSpec);
+        TuneRequest request;
+        request.spec = &spec;
+        request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
+        request.key = "test";
+        request.budget.evaluations = 20;
+        request.budget.seconds = 1e9;
+        request.budget.strategy = "exhaustive";
+        std::ostringstream log;
+        const auto entry = run_tuning(request, log);
+        log_ = log.str();
+        if (!entry) throw std::runtime_error("the tuning failed: " + log_);
+        return entry->manifest;
+    }
+    fs::path request_log_;
+    std::string log_;
+};
+
+TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThreePercent) {
+    const json m = tune({{{"n", 1048576}}, {{"n", 1024}}, {{"n", 65536}}});
+    // What ships: the winner at the arguments' own n = 4096.
+    EXPECT_EQ(m["parameters"]["block_size_x"], 64);
+    const json& sizes = m.at("sizes");
+    // Ascending by size.
+    EXPECT_EQ(sizes["problems"], json::parse(R"([{"n":1024},{"n":65536},{"n":1048576}])"));
+    // The winners: 64 (own and at 1024), 128 at 65536, 512 at 2^20.
+    ASSERT_EQ(sizes["variants"].size(), 3u) << sizes.dump();
+    EXPECT_EQ(sizes["variants"][0]["parameters"]["block_size_x"], 64);
+    EXPECT_EQ(sizes["variants"][1]["parameters"]["block_size_x"], 128);
+    EXPECT_EQ(sizes["variants"][2]["parameters"]["block_size_x"], 512);
+    // Every winner at every problem.
+    EXPECT_EQ(sizes["times_ms"],
+              json::parse("[[0.5, 1.0, 3.0], [0.6, 0.975, 2.0], [0.9, 1.3, 1.0]]"));
+    // 64 at 65536 is 2.6% off 128's best: within 3%, so two variants serve all three problems.
+    EXPECT_EQ(sizes["dispatch"]["variants"], json::parse("[0, 2]"));
+    ASSERT_EQ(sizes["dispatch"]["ranges"].size(), 2u);
+    EXPECT_EQ(sizes["dispatch"]["ranges"][0]["variant"], 0);
+    EXPECT_EQ(sizes["dispatch"]["ranges"][0]["last_problem"], 1);
+    // Halfway between 65536 and 2^20 on a log scale: 2^18.
+    EXPECT_DOUBLE_EQ(sizes["dispatch"]["ranges"][0]["below"].get<double>(), 262144.0);
+    EXPECT_TRUE(sizes["dispatch"]["ranges"][1]["below"].is_null());
+    // One variant everywhere loses 200% at 2^20.
+    EXPECT_DOUBLE_EQ(sizes["single_variant_loss"][2].get<double>(), 2.0);
+    // Later problems start from the winners so far, on half the budget.
+    ASSERT_EQ(sizes["searches"].size(), 3u);
+    for (const json& search : sizes["searches"]) EXPECT_LE(search["evaluations"], 10);
+    EXPECT_NE(log_.find("dispatch by size: 2 of 3 variants keep every problem within 3% of its "
+                        "best: variant 0 (block_size_x=64) where n < 2.62e+05, variant 2 "
+                        "(block_size_x=512) above"),
+              std::string::npos)
+        << log_;
+    EXPECT_NE(log_.find("200% slower than that problem's best"), std::string::npos) << log_;
+    // The entry's manifest reads back with it.
+    EXPECT_EQ(cache::to_json(cache::read_entry_manifest(m, "test"))["sizes"], sizes);
+}
+
+TEST_F(SizeTuning, ASpecWithoutProblemsRecordsNone) {
+    json text = json::parse(std::ifstream(kSpec));
+    const spec::Spec spec = spec::parse_spec(text, kSpec);
+    TuneRequest request;
+    request.spec = &spec;
+    request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
+    request.key = "test";
+    request.budget.evaluations = 6;
+    request.budget.seconds = 1e9;
+    request.budget.strategy = "exhaustive";
+    std::ostringstream log;
+    const auto entry = run_tuning(request, log);
+    ASSERT_TRUE(entry) << log.str();
+    EXPECT_FALSE(entry->manifest.contains("sizes"));
+    EXPECT_EQ(log.str().find("problems"), std::string::npos) << log.str();
+}
+
+}  // namespace
+}  // namespace optiml::tune
