@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Dispatch by problem size (issue 29): one kernel tuned at several sizes, side by side.
+
+  bench/size_dispatch/size_dispatch.py <optiml> <out> [--kernels matmul,reduction]
+      [--budget-seconds S] [--independent]
+
+Run on the GPU machine from the repository root with a built `build/`. For each kernel it writes
+a copy of its spec with seven problems spanning at least two orders of magnitude (PROBLEMS; the
+copy names the original's source relative to itself) and runs `optiml tune` on it into a fresh
+cache under <out>/<kernel>/. The tuning (driver/tune/size_tuning.h) tunes the arguments' own
+values, then each problem from the winners so far, then times every winner at every problem in
+one session a problem; the entry's manifest keeps that as "sizes". Per problem the table gives,
+from that one run's matrix: (a) the one variant OptiML ships today (the winner at the arguments'
+own values), (b) the per-size dispatch chosen from the matrix, (c) that size's own optimum among
+the winners (its own search's best), and their ratios. With --independent it also tunes each
+problem alone (a spec at that problem, no problems of its own, the same budget) and compares
+evaluations: the tuning cost of n sizes against n independent tunings. Standard library only;
+the spec loading and tuning helpers are bench/transformations' own.
+"""
+import argparse
+import json
+import math
+import os
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
+import transformations as bench  # noqa: E402  (find_manifest, tune, load_spec)
+
+# (name, spec, problems): seven sizes each.
+PROBLEMS = {
+    "matmul": ("examples/matmul/kernels/matmul.optiml.json",
+               [{"M": s, "N": s, "K": s} for s in (128, 256, 512, 1024, 2048, 4096, 8192)]),
+    "reduction": ("tests/data/kernels/reduction/reduction.optiml.json",
+                  [{"n": 1 << e} for e in (14, 16, 18, 20, 22, 24, 26)]),
+}
+
+
+def spec_copy(name, folder, problems=None, values=None):
+    """The kernel's spec with `problems`, or at one problem's `values` (an independent tuning)."""
+    path, all_problems = PROBLEMS[name]
+    spec = bench.load_spec(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    source = (pathlib.Path(path).parent / spec["source"]).resolve()
+    spec["source"] = os.path.relpath(source, folder.resolve())  # specs name sources relatively
+    spec.pop("budget", None)
+    if problems is not None:
+        spec["problems"] = problems
+    for argument in spec["arguments"]:
+        if values and argument["name"] in values:
+            argument["value"] = values[argument["name"]]
+    out = folder / f"{name}.optiml.json"
+    out.write_text(json.dumps(spec, indent=2) + "\n")
+    return str(out)
+
+
+def table(name, sizes):
+    times = sizes["times_ms"]
+    ranges = sizes.get("dispatch", {}).get("ranges", [])
+    lines = [f"### {name}", "",
+             "| problem | (a) shipped today (ms) | (b) dispatch (ms) | (c) own optimum (ms) | "
+             "a / c | b / c | dispatched variant |",
+             "|---|---|---|---|---|---|---|"]
+    for p, problem in enumerate(sizes["problems"]):
+        column = [row[p] for row in times if row[p] > 0]
+        best = min(column) if column else math.nan
+        served = next((r["variant"] for r in ranges if r["first_problem"] <= p <= r["last_problem"]),
+                      None)
+        shipped = times[0][p] if times[0][p] > 0 else math.nan
+        dispatched = times[served][p] if served is not None and times[served][p] > 0 else math.nan
+        label = ", ".join(f"{k}={v}" for k, v in problem.items())
+        lines.append(f"| {label} | {shipped:.4g} | {dispatched:.4g} | {best:.4g} | "
+                     f"{shipped / best:.3f} | {dispatched / best:.3f} | {served} |")
+    lines.append("")
+    lines.append("Variants: " + "; ".join(
+        f"{v}: " + " ".join(f"{k}={x}" for k, x in variant["parameters"].items())
+        + (f" [{', '.join(variant['transformations'])}]" if variant.get("transformations") else "")
+        for v, variant in enumerate(sizes["variants"])))
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("optiml")
+    parser.add_argument("out")
+    parser.add_argument("--kernels", default=",".join(PROBLEMS))
+    parser.add_argument("--budget-seconds", type=float)
+    parser.add_argument("--independent", action="store_true",
+                        help="also tune each problem alone and compare evaluations")
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
+    extra = ["--budget-seconds", str(args.budget_seconds)] if args.budget_seconds else []
+    env = {"OPTIML_PROFILE": "0"}
+    report, record = [], {}
+    for name in args.kernels.split(","):
+        spec = spec_copy(name, out / name, PROBLEMS[name][1])
+        manifest, wall, error = bench.tune(args.optiml, spec, out / name, extra, env)
+        if error or "sizes" not in manifest:
+            report.append(f"### {name}\n\nfailed: {error or 'the manifest has no sizes'}\n")
+            continue
+        sizes = manifest["sizes"]
+        cost = manifest["search"]["evaluations"] + sum(s["evaluations"] for s in sizes["searches"])
+        text = table(name, sizes)
+        text += (f"\n\nTuning: {manifest['search']['evaluations']} evaluations at the arguments' "
+                 f"own values, then {[s['evaluations'] for s in sizes['searches']]} at the "
+                 f"problems: {cost} in all, {wall:.0f} s wall (the matrix's timings included).")
+        record[name] = {"manifest_sizes": sizes, "evaluations": cost, "wall_s": wall}
+        if args.independent:
+            alone = 0
+            for i, problem in enumerate(PROBLEMS[name][1]):
+                single = spec_copy(name, out / name / f"alone_{i}", values=problem)
+                m, _, failed = bench.tune(args.optiml, single, out / name / f"alone_{i}", extra, env)
+                alone += 0 if failed else m["search"]["evaluations"]
+            text += (f"\nIndependent tunings of the {len(PROBLEMS[name][1])} problems: {alone} "
+                     f"evaluations; tuning across sizes spent {cost / alone:.2f} of that.")
+            record[name]["independent_evaluations"] = alone
+        report.append(text + "\n")
+    text = "# Dispatch by problem size\n\n" + "\n".join(report)
+    print(text)
+    (out / "size_dispatch.md").write_text(text)
+    (out / "size_dispatch.json").write_text(json.dumps(record, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
