@@ -76,29 +76,12 @@ std::vector<double> time_variants(ProblemRun& run, const std::vector<search::Can
     return times;
 }
 
-// The matrix as the log shows it: each variant's time as a fraction of the problem's best.
-void log_matrix(const std::vector<spec::ProblemSize>& problems,
-                const std::vector<search::Candidate>& variants,
-                const search::GeneralisationMatrix& matrix, std::ostream& log,
-                const std::string& prefix) {
-    log << prefix << "generalisation matrix (time / the problem's best; variants by row):\n";
-    for (std::size_t p = 0; p < problems.size(); ++p)
-        log << prefix << "  problem " << p << ": " << spec::describe(problems[p]) << "\n";
-    for (std::size_t v = 0; v < variants.size(); ++v) {
-        log << prefix << "  " << v << " " << search::format_candidate(variants[v]) << ":";
-        for (std::size_t p = 0; p < problems.size(); ++p) {
-            double best = 0.0;
-            for (const auto& row : matrix.times)
-                if (row[p] > 0 && (best == 0.0 || row[p] < best)) best = row[p];
-            const double t = matrix.times[v][p];
-            log << " ";
-            if (t > 0 && best > 0)
-                log << std::fixed << std::setprecision(3) << t / best << std::defaultfloat;
-            else
-                log << "failed";
-        }
-        log << "\n";
-    }
+// The fastest time at problem p among the matrix's variants; 0 where none ran there.
+double column_best(const search::GeneralisationMatrix& matrix, std::size_t p) {
+    double best = 0.0;
+    for (const auto& row : matrix.times)
+        if (row[p] > 0 && (best == 0.0 || row[p] < best)) best = row[p];
+    return best;
 }
 
 nlohmann::json dispatch_json(const search::SizeDispatch& dispatch) {
@@ -112,6 +95,151 @@ nlohmann::json dispatch_json(const search::SizeDispatch& dispatch) {
     return {{"variants", dispatch.variants}, {"ranges", ranges}, {"loss", dispatch.loss}};
 }
 
+// The two phases and what they leave: the variants (the arguments' own winner first), the
+// problems that were tuned and then timed, the matrix, and the record for the manifest.
+class ProblemTuning {
+  public:
+    ProblemTuning(const TuneRequest& request, const search::Candidate& winner,
+                  const SourceVariants& sources, std::ostream& log, const std::string& prefix)
+        : request_(request), sources_(sources), log_(log), prefix_(prefix), variants_{winner} {}
+
+    // Each problem's own winner, its search starting from the winners so far.
+    void tune_each(const std::vector<spec::ProblemSize>& problems) {
+        for (const spec::ProblemSize& problem : problems) {
+            std::string why;
+            const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
+            if (!run) {
+                line() << spec::describe(problem) << ": left out: " << why << "\n";
+                continue;
+            }
+            const search::Result result = search_problem(request_, *run, variants_);
+            if (!result.best) {
+                line() << spec::describe(problem) << ": left out: no configuration ran\n";
+                continue;
+            }
+            const search::TraceItem& best = result.trace[*result.best];
+            line() << spec::describe(problem) << ": " << search::format_candidate(best.candidate)
+                   << ", " << base::format::milliseconds(best.outcome.median_ms) << " in "
+                   << result.trace.size() << " evaluations (" << result.stop_reason << ")\n";
+            if (std::find(variants_.begin(), variants_.end(), best.candidate) == variants_.end())
+                variants_.push_back(best.candidate);
+            tuned_.push_back(problem);
+            searches_.push_back({{"evaluations", result.trace.size()},
+                                 {"wall_s", result.wall_s},
+                                 {"stop_reason", result.stop_reason}});
+        }
+    }
+
+    // Every winner at every tuned problem, side by side in one session each.
+    void time_every_winner() {
+        matrix_.times.assign(variants_.size(), {});
+        for (const spec::ProblemSize& problem : tuned_) {
+            std::string why;
+            const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
+            const std::vector<double> times =
+                run ? time_variants(*run, variants_, sources_) : std::vector<double>{};
+            if (std::none_of(times.begin(), times.end(), [](double t) { return t > 0; })) {
+                line() << spec::describe(problem) << ": no winner ran there; left out\n";
+                continue;
+            }
+            timed_.push_back(problem);
+            matrix_.sizes.push_back(axis_size(problem));
+            for (std::size_t v = 0; v < variants_.size(); ++v) matrix_.times[v].push_back(times[v]);
+        }
+    }
+
+    // The matrix, the dispatch and what one variant loses, logged and as the manifest's record;
+    // null when no problem was timed.
+    nlohmann::json record() {
+        if (timed_.empty()) return nullptr;
+        log_matrix();
+        nlohmann::json out = {{"problems", nlohmann::json::array()},
+                              {"variants", nlohmann::json::array()},
+                              {"times_ms", matrix_.times},
+                              {"searches", searches_}};
+        for (const spec::ProblemSize& problem : timed_) out["problems"].push_back(problem.scalars);
+        for (const search::Candidate& variant : variants_) {
+            nlohmann::json object = nlohmann::json::object();
+            search::write_candidate(variant, object);
+            out["variants"].push_back(object);
+        }
+        try {
+            const search::SizeDispatch dispatch = search::choose_dispatch(matrix_);
+            out["dispatch"] = dispatch_json(dispatch);
+            log_dispatch(dispatch);
+        } catch (const std::invalid_argument& e) {
+            line() << "no dispatch by size: " << e.what() << "\n";
+        }
+        // What one variant everywhere loses (the winner at the arguments' own values, row 0).
+        std::vector<double> single;
+        for (std::size_t p = 0; p < timed_.size(); ++p)
+            single.push_back(matrix_.times[0][p] > 0
+                                 ? matrix_.times[0][p] / column_best(matrix_, p) - 1.0
+                                 : -1.0);
+        out["single_variant_loss"] = single;
+        const double worst = *std::max_element(single.begin(), single.end());
+        line() << "the launcher ships the winner at the arguments' own values at every size "
+               << "(dispatch by size is not built into the launcher yet); at its worst problem "
+               << (worst < 0 ? std::string("it fails")
+                             : "it is " + std::to_string(std::lround(100 * worst)) +
+                                   "% slower than that problem's best")
+               << "\n";
+        return out;
+    }
+
+    bool tuned_any() const { return !tuned_.empty(); }
+
+  private:
+    std::ostream& line() { return log_ << prefix_; }
+
+    // Each variant's time as a fraction of the problem's best.
+    void log_matrix() {
+        line() << "generalisation matrix (time / the problem's best; variants by row):\n";
+        for (std::size_t p = 0; p < timed_.size(); ++p)
+            line() << "  problem " << p << ": " << spec::describe(timed_[p]) << "\n";
+        for (std::size_t v = 0; v < variants_.size(); ++v) {
+            line() << "  " << v << " " << search::format_candidate(variants_[v]) << ":";
+            for (std::size_t p = 0; p < timed_.size(); ++p) {
+                const double t = matrix_.times[v][p], best = column_best(matrix_, p);
+                log_ << " ";
+                if (t > 0 && best > 0)
+                    log_ << std::fixed << std::setprecision(3) << t / best << std::defaultfloat;
+                else
+                    log_ << "failed";
+            }
+            log_ << "\n";
+        }
+    }
+
+    void log_dispatch(const search::SizeDispatch& dispatch) {
+        line() << "dispatch by size: " << dispatch.variants.size() << " of " << variants_.size()
+               << " variants keep every problem within "
+               << std::lround(100 * search::kDispatchTolerance) << "% of its best:";
+        // The axis: the product of the sizes a problem sets ("n", "m * n").
+        std::string axis;
+        for (const auto& [name, value] : timed_.front().scalars)
+            axis += (axis.empty() ? "" : " * ") + name;
+        for (std::size_t r = 0; r < dispatch.ranges.size(); ++r) {
+            const search::SizeRange& range = dispatch.ranges[r];
+            log_ << (r == 0 ? " " : ", ") << "variant " << range.variant << " ("
+                 << search::format_candidate(variants_[range.variant]) << ")"
+                 << (std::isinf(range.below)
+                         ? std::string(" above")
+                         : " where " + axis + " < " + base::format::number(range.below));
+        }
+        log_ << "\n";
+    }
+
+    const TuneRequest& request_;
+    const SourceVariants& sources_;
+    std::ostream& log_;
+    const std::string& prefix_;
+    std::vector<search::Candidate> variants_;
+    std::vector<spec::ProblemSize> tuned_, timed_;
+    nlohmann::json searches_ = nlohmann::json::array();
+    search::GeneralisationMatrix matrix_;
+};
+
 }  // namespace
 
 nlohmann::json tune_problems(const TuneRequest& request, const search::Candidate& winner,
@@ -124,106 +252,11 @@ nlohmann::json tune_problems(const TuneRequest& request, const search::Candidate
                      [](const auto& a, const auto& b) { return axis_size(a) < axis_size(b); });
     log << prefix << "tuning at each of the spec's " << problems.size()
         << " problems, from the winners so far\n";
-
-    // Phase 1: each problem's own winner, its search starting from the winners so far.
-    std::vector<search::Candidate> variants = {winner};
-    std::vector<spec::ProblemSize> tuned;
-    nlohmann::json searches = nlohmann::json::array();
-    for (const spec::ProblemSize& problem : problems) {
-        std::string why;
-        const std::unique_ptr<ProblemRun> run = open_problem(request, problem, why);
-        if (!run) {
-            log << prefix << spec::describe(problem) << ": left out: " << why << "\n";
-            continue;
-        }
-        const search::Result result = search_problem(request, *run, variants);
-        if (!result.best) {
-            log << prefix << spec::describe(problem) << ": left out: no configuration ran\n";
-            continue;
-        }
-        const search::Candidate& best = result.trace[*result.best].candidate;
-        log << prefix << spec::describe(problem) << ": " << search::format_candidate(best) << ", "
-            << base::format::milliseconds(result.trace[*result.best].outcome.median_ms) << " in "
-            << result.trace.size() << " evaluations (" << result.stop_reason << ")\n";
-        if (std::find(variants.begin(), variants.end(), best) == variants.end())
-            variants.push_back(best);
-        tuned.push_back(problem);
-        searches.push_back({{"evaluations", result.trace.size()},
-                            {"wall_s", result.wall_s},
-                            {"stop_reason", result.stop_reason}});
-    }
-    if (tuned.empty()) return nullptr;
-
-    // Phase 2: every winner at every problem, side by side in one session each.
-    search::GeneralisationMatrix matrix;
-    matrix.times.assign(variants.size(), {});
-    std::vector<spec::ProblemSize> timed;
-    for (const spec::ProblemSize& problem : tuned) {
-        std::string why;
-        const std::unique_ptr<ProblemRun> run = open_problem(request, problem, why);
-        const std::vector<double> times =
-            run ? time_variants(*run, variants, sources) : std::vector<double>{};
-        if (std::none_of(times.begin(), times.end(), [](double t) { return t > 0; })) {
-            log << prefix << spec::describe(problem) << ": no winner ran there; left out\n";
-            continue;
-        }
-        timed.push_back(problem);
-        matrix.sizes.push_back(axis_size(problem));
-        for (std::size_t v = 0; v < variants.size(); ++v) matrix.times[v].push_back(times[v]);
-    }
-    if (timed.empty()) return nullptr;
-    log_matrix(timed, variants, matrix, log, prefix);
-
-    nlohmann::json record = {{"problems", nlohmann::json::array()},
-                             {"variants", nlohmann::json::array()},
-                             {"times_ms", matrix.times},
-                             {"searches", searches}};
-    for (const spec::ProblemSize& problem : timed) record["problems"].push_back(problem.scalars);
-    for (const search::Candidate& variant : variants) {
-        nlohmann::json object = nlohmann::json::object();
-        search::write_candidate(variant, object);
-        record["variants"].push_back(object);
-    }
-    // What one variant everywhere loses (the winner at the arguments' own values, row 0).
-    std::vector<double> single;
-    for (std::size_t p = 0; p < timed.size(); ++p) {
-        double best = 0.0;
-        for (const auto& row : matrix.times)
-            if (row[p] > 0 && (best == 0.0 || row[p] < best)) best = row[p];
-        single.push_back(matrix.times[0][p] > 0 ? matrix.times[0][p] / best - 1.0 : -1.0);
-    }
-    record["single_variant_loss"] = single;
-    try {
-        const search::SizeDispatch dispatch = search::choose_dispatch(matrix);
-        record["dispatch"] = dispatch_json(dispatch);
-        log << prefix << "dispatch by size: " << dispatch.variants.size() << " of "
-            << variants.size() << " variants keep every problem within "
-            << std::lround(100 * search::kDispatchTolerance) << "% of its best:";
-        // The axis: the product of the sizes a problem sets ("n", "m * n").
-        std::string axis;
-        for (const auto& [name, value] : timed.front().scalars)
-            axis += (axis.empty() ? "" : " * ") + name;
-        for (std::size_t r = 0; r < dispatch.ranges.size(); ++r) {
-            const search::SizeRange& range = dispatch.ranges[r];
-            log << (r == 0 ? " " : ", ") << "variant " << range.variant << " ("
-                << search::format_candidate(variants[range.variant]) << ")"
-                << (std::isinf(range.below)
-                        ? std::string(" above")
-                        : " where " + axis + " < " + base::format::number(range.below));
-        }
-        log << "\n";
-    } catch (const std::invalid_argument& e) {
-        log << prefix << "no dispatch by size: " << e.what() << "\n";
-    }
-    const auto worst = std::max_element(single.begin(), single.end());
-    log << prefix << "the launcher ships the winner at the arguments' own values at every size "
-        << "(dispatch by size is not built into the launcher yet); at its worst problem it is "
-        << (*worst < 0 ? std::string("failing")
-                       : std::to_string(std::lround(100 * *worst)) +
-                             "% slower than that "
-                             "problem's best")
-        << "\n";
-    return record;
+    ProblemTuning tuning(request, winner, sources, log, prefix);
+    tuning.tune_each(problems);
+    if (!tuning.tuned_any()) return nullptr;
+    tuning.time_every_winner();
+    return tuning.record();
 }
 
 }  // namespace optiml::tune

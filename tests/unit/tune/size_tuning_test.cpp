@@ -44,17 +44,14 @@ class SizeTuning : public ::testing::Test {
             unsetenv(name);
         fs::remove(request_log_);
     }
-    json tune(const json& problems) {
-        json text = json::parse(std::ifstream(kSpec));
-        text["problems"] = problems;
-        text.erase("budget");
-        text["parameters"][0]["values"] = {64, 128, 256, 512};
+    // The tuning of `text` through the scripted worker, exhaustively within `evaluations`.
+    json tune(const json& text, int evaluations) {
         const spec::Spec spec = spec::parse_spec(text, kSpec);
         TuneRequest request;
         request.spec = &spec;
         request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
         request.key = "test";
-        request.budget.evaluations = 20;
+        request.budget.evaluations = evaluations;
         request.budget.seconds = 1e9;
         request.budget.strategy = "exhaustive";
         std::ostringstream log;
@@ -63,12 +60,19 @@ class SizeTuning : public ::testing::Test {
         if (!entry) throw std::runtime_error("the tuning failed: " + log_);
         return entry->manifest;
     }
+    json at_problems(const json& problems) {
+        json text = json::parse(std::ifstream(kSpec));
+        text["problems"] = problems;
+        text.erase("budget");
+        text["parameters"][0]["values"] = {64, 128, 256, 512};
+        return tune(text, 20);
+    }
     fs::path request_log_;
     std::string log_;
 };
 
 TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThreePercent) {
-    const json m = tune({{{"n", 1048576}}, {{"n", 1024}}, {{"n", 65536}}});
+    const json m = at_problems({{{"n", 1048576}}, {{"n", 1024}}, {{"n", 65536}}});
     // What ships: the winner at the arguments' own n = 4096.
     EXPECT_EQ(m["parameters"]["block_size_x"], 64);
     const json& sizes = m.at("sizes");
@@ -106,20 +110,9 @@ TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThr
 }
 
 TEST_F(SizeTuning, ASpecWithoutProblemsRecordsNone) {
-    json text = json::parse(std::ifstream(kSpec));
-    const spec::Spec spec = spec::parse_spec(text, kSpec);
-    TuneRequest request;
-    request.spec = &spec;
-    request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
-    request.key = "test";
-    request.budget.evaluations = 6;
-    request.budget.seconds = 1e9;
-    request.budget.strategy = "exhaustive";
-    std::ostringstream log;
-    const auto entry = run_tuning(request, log);
-    ASSERT_TRUE(entry) << log.str();
-    EXPECT_FALSE(entry->manifest.contains("sizes"));
-    EXPECT_EQ(log.str().find("problems"), std::string::npos) << log.str();
+    const json m = tune(json::parse(std::ifstream(kSpec)), 6);
+    EXPECT_FALSE(m.contains("sizes"));
+    EXPECT_EQ(log_.find("problems"), std::string::npos) << log_;
 }
 
 }  // namespace
