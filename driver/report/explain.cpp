@@ -7,6 +7,7 @@
 #include "driver/base/format.h"
 #include "driver/report/detail/html_text.h"
 #include "driver/report/detail/line_diff.h"
+#include "driver/report/detail/size_matrix.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/tree_json.h"
 
@@ -112,9 +113,8 @@ void explain_llm_node(const nlohmann::json& node, std::ostringstream& out) {
     out << "\n";
 }
 
-}  // namespace
-
-std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) {
+// The search and its winning path.
+std::string explain_search(const cache::EntryManifest& m, const SourceLookup& sources) {
     std::ostringstream out;
     out << or_unknown(m.name) << " (" << or_unknown(m.kernel) << ") on "
         << or_unknown(m.device.name) << ", " << or_unknown(m.arch) << "\n"
@@ -182,6 +182,12 @@ std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) 
         }
     }
     return out.str();
+}
+
+}  // namespace
+
+std::string explain(const cache::EntryManifest& m, const SourceLookup& sources) {
+    return explain_search(m, sources) + size_matrix_text(m.sizes);
 }
 
 }  // namespace optiml::report

@@ -100,5 +100,38 @@ TEST(Explain, ShowsTheLlmLayersEarMetricsJudgeAndRejections) {
         << text;
 }
 
+// A tuning across problem sizes: the matrix as a heat map (fractions of each problem's best, the
+// cells within 3% marked), the dispatch with the problems each variant serves, and what the one
+// shipped variant loses at its worst problem.
+TEST(Explain, ShowsTheGeneralisationMatrixAndTheDispatchOfATuningAcrossSizes) {
+    nlohmann::json m = manifest_with_tree();
+    m["sizes"] = nlohmann::json::parse(R"({
+      "problems": [{"n": 1024}, {"n": 65536}, {"n": 1048576}],
+      "variants": [{"parameters": {"block_size_x": 64}}, {"parameters": {"block_size_x": 128}},
+                   {"parameters": {"block_size_x": 512}}],
+      "times_ms": [[0.5, 1.0, 3.0], [0.6, 0.975, 2.0], [0.9, 1.3, 0.0]],
+      "searches": [],
+      "dispatch": {"variants": [0, 1],
+                   "ranges": [{"variant": 0, "first_problem": 0, "last_problem": 1, "below": 262144},
+                              {"variant": 1, "first_problem": 2, "last_problem": 2, "below": null}],
+                   "loss": [0, 0.0256, 0]},
+      "single_variant_loss": [0, 0.0256, 0.5]})");
+    const auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
+    const std::string text = explain(typed(m), none);
+    EXPECT_NE(text.find("  sizes: tuned at 3 problems"), std::string::npos) << text;
+    EXPECT_NE(text.find("    0 block_size_x=64  1.000*     1.026*     1.500\n"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("    2 block_size_x=512 1.800      1.333      failed\n"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("dispatch: variant 0 for n=1024 to n=65536 (below 2.62e+05); variant 1 "
+                        "for n=1048576 and above"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("at n=1048576 it takes 1.5x that problem's best"), std::string::npos)
+        << text;
+    m["sizes"]["times_ms"] = "no";
+    EXPECT_THROW(explain(typed(m), none), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace optiml::report
