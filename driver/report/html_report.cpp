@@ -7,6 +7,7 @@
 #include "driver/report/detail/convergence_chart.h"
 #include "driver/report/detail/html_text.h"
 #include "driver/report/detail/roofline_chart.h"
+#include "driver/report/detail/size_matrix.h"
 #include "driver/report/detail/svg_chart.h"
 #include "driver/search/candidate_json.h"
 
@@ -191,6 +192,9 @@ std::string render_html_report(const ReportInput& in) {
         missing.push_back(
             "transformation tree: none recorded, so the path is the parameter "
             "change above and there is no kernel diff");
+    if (!in.manifest.sizes.is_null())
+        out << "</section>\n<section id=\"section-sizes\"><h2>Problem sizes</h2>\n"
+            << size_matrix_html(in.manifest.sizes);
     out << "</section>\n<section id=\"section-stalls\"><h2>Dominant stalls by line</h2>\n";
     if (in.evidence) {
         stalls_table(out, *in.evidence);

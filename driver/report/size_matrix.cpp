@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "driver/base/format.h"
+#include "driver/report/detail/html_text.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/search.h"
 #include "driver/search/size_dispatch.h"
@@ -33,80 +34,131 @@ std::string row_end(std::string row) {
     return row + "\n";
 }
 
-}  // namespace
+// The record read once: labels, variant names, times and each problem's best.
+struct SizeTable {
+    std::vector<std::string> labels, variants;
+    std::vector<std::vector<double>> times;
+    std::vector<double> best;
+    // A cell's text: the fraction of the problem's best, "*" within the tolerance; "failed".
+    std::string cell(std::size_t v, std::size_t p) const {
+        const double t = times.at(v).at(p);
+        if (!(t > 0 && best[p] > 0)) return "failed";
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3f%s", t / best[p],
+                      t <= best[p] * (1 + search::kDispatchTolerance) ? "*" : "");
+        return text;
+    }
+};
 
-std::string size_matrix_text(const nlohmann::json& sizes) {
-    if (sizes.is_null()) return "";
+// Throws std::runtime_error naming the record when it is malformed.
+template <typename Use>
+auto with_table(const nlohmann::json& sizes, Use&& use) {
     try {
-        const nlohmann::json& problems = sizes.at("problems");
-        const auto times = sizes.at("times_ms").get<std::vector<std::vector<double>>>();
-        std::vector<std::string> labels, variants;
-        for (const nlohmann::json& problem : problems) labels.push_back(problem_label(problem));
+        SizeTable table;
+        for (const nlohmann::json& problem : sizes.at("problems"))
+            table.labels.push_back(problem_label(problem));
         for (const nlohmann::json& variant : sizes.at("variants"))
-            variants.push_back(search::format_candidate(search::read_candidate(variant)));
-        std::vector<double> best(labels.size(), 0.0);
-        for (const auto& row : times)
-            for (std::size_t p = 0; p < labels.size(); ++p)
-                if (row.at(p) > 0 && (best[p] == 0.0 || row[p] < best[p])) best[p] = row[p];
-        std::size_t name_width = 0, cell = 8;
-        for (std::size_t v = 0; v < variants.size(); ++v)
-            name_width = std::max(name_width, variants[v].size() + std::to_string(v).size() + 1);
-        for (const std::string& label : labels) cell = std::max(cell, label.size() + 1);
-
-        std::ostringstream out;
-        out << "  sizes: tuned at " << labels.size()
-            << " problems; each variant's time as a fraction of that problem's best (* within "
-            << std::lround(100 * search::kDispatchTolerance) << "%):\n";
-        std::string header = "    " + padded("", name_width);
-        for (const std::string& label : labels) header += " " + padded(label, cell);
-        out << row_end(header);
-        for (std::size_t v = 0; v < variants.size(); ++v) {
-            std::string row = "    " + padded(std::to_string(v) + " " + variants[v], name_width);
-            for (std::size_t p = 0; p < labels.size(); ++p) {
-                const double t = times.at(v).at(p);
-                char text[32];
-                if (t > 0 && best[p] > 0)
-                    std::snprintf(text, sizeof text, "%.3f%s", t / best[p],
-                                  t <= best[p] * (1 + search::kDispatchTolerance) ? "*" : "");
-                else
-                    std::snprintf(text, sizeof text, "failed");
-                row += " " + padded(text, cell);
-            }
-            out << row_end(row);
-        }
-        if (sizes.contains("dispatch")) {
-            out << "  dispatch:";
-            const nlohmann::json& ranges = sizes.at("dispatch").at("ranges");
-            for (std::size_t r = 0; r < ranges.size(); ++r) {
-                const nlohmann::json& range = ranges[r];
-                const std::size_t first = range.at("first_problem"),
-                                  last = range.at("last_problem");
-                out << (r == 0 ? " " : "; ") << "variant " << range.at("variant").get<int>()
-                    << " for " << labels.at(first)
-                    << (first == last ? "" : " to " + labels.at(last))
-                    << (range.at("below").is_null()
-                            ? std::string(" and above")
-                            : " (below " + base::format::number(range.at("below").get<double>()) +
-                                  ")");
-            }
-            out << "\n";
-        }
-        const auto loss = sizes.at("single_variant_loss").get<std::vector<double>>();
-        const auto worst = std::max_element(loss.begin(), loss.end());
-        if (worst != loss.end())
-            out << "  shipped: variant 0 at every size (the launcher does not dispatch by size "
-                   "yet); at "
-                << labels.at(static_cast<std::size_t>(worst - loss.begin()))
-                << (*worst < 0
-                        ? std::string(" it fails")
-                        : " it takes " + base::format::number(1 + *worst) + "x that problem's best")
-                << "\n";
-        return out.str();
+            table.variants.push_back(search::format_candidate(search::read_candidate(variant)));
+        table.times = sizes.at("times_ms").get<std::vector<std::vector<double>>>();
+        table.best.assign(table.labels.size(), 0.0);
+        for (const auto& row : table.times)
+            for (std::size_t p = 0; p < table.labels.size(); ++p)
+                if (row.at(p) > 0 && (table.best[p] == 0.0 || row[p] < table.best[p]))
+                    table.best[p] = row[p];
+        if (table.times.size() != table.variants.size())
+            throw std::out_of_range("times_ms has another number of rows than variants");
+        return use(table);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("the manifest's sizes are malformed: ") + e.what());
     } catch (const std::out_of_range& e) {
         throw std::runtime_error(std::string("the manifest's sizes are malformed: ") + e.what());
     }
+}
+
+std::string dispatch_text(const nlohmann::json& sizes, const SizeTable& table) {
+    if (!sizes.contains("dispatch")) return "";
+    std::string out = "dispatch:";
+    const nlohmann::json& ranges = sizes.at("dispatch").at("ranges");
+    for (std::size_t r = 0; r < ranges.size(); ++r) {
+        const nlohmann::json& range = ranges[r];
+        const std::size_t first = range.at("first_problem"), last = range.at("last_problem");
+        out += (r == 0 ? " " : "; ") + std::string("variant ") +
+               std::to_string(range.at("variant").get<int>()) + " for " + table.labels.at(first) +
+               (first == last ? "" : " to " + table.labels.at(last)) +
+               (range.at("below").is_null()
+                    ? std::string(" and above")
+                    : " (below " + base::format::number(range.at("below").get<double>()) + ")");
+    }
+    return out;
+}
+
+std::string shipped_text(const nlohmann::json& sizes, const SizeTable& table) {
+    const auto loss = sizes.at("single_variant_loss").get<std::vector<double>>();
+    const auto worst = std::max_element(loss.begin(), loss.end());
+    if (worst == loss.end()) return "";
+    return "shipped: variant 0 at every size (the launcher does not dispatch by size yet); at " +
+           table.labels.at(static_cast<std::size_t>(worst - loss.begin())) +
+           (*worst < 0 ? std::string(" it fails")
+                       : " it takes " + base::format::number(1 + *worst) + "x that problem's best");
+}
+
+}  // namespace
+
+std::string size_matrix_text(const nlohmann::json& sizes) {
+    if (sizes.is_null()) return "";
+    return with_table(sizes, [&](const SizeTable& table) {
+        std::size_t name_width = 0, cell = 8;
+        for (std::size_t v = 0; v < table.variants.size(); ++v)
+            name_width =
+                std::max(name_width, table.variants[v].size() + std::to_string(v).size() + 1);
+        for (const std::string& label : table.labels) cell = std::max(cell, label.size() + 1);
+        std::ostringstream out;
+        out << "  sizes: tuned at " << table.labels.size()
+            << " problems; each variant's time as a fraction of that problem's best (* within "
+            << std::lround(100 * search::kDispatchTolerance) << "%):\n";
+        std::string header = "    " + padded("", name_width);
+        for (const std::string& label : table.labels) header += " " + padded(label, cell);
+        out << row_end(header);
+        for (std::size_t v = 0; v < table.variants.size(); ++v) {
+            std::string row =
+                "    " + padded(std::to_string(v) + " " + table.variants[v], name_width);
+            for (std::size_t p = 0; p < table.labels.size(); ++p)
+                row += " " + padded(table.cell(v, p), cell);
+            out << row_end(row);
+        }
+        for (const std::string& line : {dispatch_text(sizes, table), shipped_text(sizes, table)})
+            if (!line.empty()) out << "  " << line << "\n";
+        return out.str();
+    });
+}
+
+std::string size_matrix_html(const nlohmann::json& sizes) {
+    if (sizes.is_null()) return "";
+    return with_table(sizes, [&](const SizeTable& table) {
+        std::ostringstream out;
+        out << "<table class=\"heat\">\n<tr><th>variant</th>";
+        for (const std::string& label : table.labels)
+            out << "<th>" << escape_html(label) << "</th>";
+        out << "</tr>\n";
+        for (std::size_t v = 0; v < table.variants.size(); ++v) {
+            out << "<tr><td>" << v << " " << escape_html(table.variants[v]) << "</td>";
+            for (std::size_t p = 0; p < table.labels.size(); ++p) {
+                const double t = table.times[v][p];
+                // Green at the problem's best, red at twice its time or more; grey: failed.
+                const double over =
+                    t > 0 && table.best[p] > 0 ? std::min(1.0, t / table.best[p] - 1.0) : -1.0;
+                const int hue = static_cast<int>(std::lround(120 * (1.0 - over)));
+                out << "<td style=\"background:"
+                    << (over < 0 ? std::string("#ddd") : "hsl(" + std::to_string(hue) + ",70%,80%)")
+                    << "\">" << escape_html(table.cell(v, p)) << "</td>";
+            }
+            out << "</tr>\n";
+        }
+        out << "</table>\n";
+        for (const std::string& line : {dispatch_text(sizes, table), shipped_text(sizes, table)})
+            if (!line.empty()) out << "<p>" << escape_html(line) << "</p>\n";
+        return out.str();
+    });
 }
 
 }  // namespace optiml::report

@@ -197,5 +197,29 @@ TEST(HtmlReport, TheWinningPathShowsTheStepsDiffInColour) {
     EXPECT_NE(html.find("convergence: the trace holds no correct result"), std::string::npos);
 }
 
+// A tuning across sizes gets its section: the matrix as a table coloured from green (the
+// problem's best) to red (twice its time or more), failed cells grey, and the dispatch.
+TEST(HtmlReport, ATuningAcrossSizesShowsItsMatrixAsAHeatMap) {
+    nlohmann::json m = manifest_with_tree();
+    m["sizes"] = nlohmann::json::parse(R"({
+      "problems": [{"n": 1024}, {"n": 1048576}],
+      "variants": [{"parameters": {"block_size_x": 64}}, {"parameters": {"block_size_x": 512}}],
+      "times_ms": [[0.5, 3.0], [0.75, 0.0]],
+      "searches": [], "single_variant_loss": [0, 0]})");
+    const std::string html = render_html_report(
+        {std::string(64, 'a'), cache::read_entry_manifest(m, "test"), std::nullopt, tree_sources});
+    EXPECT_NE(html.find("<section id=\"section-sizes\"><h2>Problem sizes</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<th>n=1024</th><th>n=1048576</th>"), std::string::npos) << html;
+    EXPECT_NE(html.find("<td style=\"background:hsl(120,70%,80%)\">1.000*</td>"),
+              std::string::npos);
+    EXPECT_NE(html.find("<td style=\"background:hsl(60,70%,80%)\">1.500</td>"), std::string::npos);
+    EXPECT_NE(html.find("<td style=\"background:#ddd\">failed</td>"), std::string::npos);
+    EXPECT_EQ(render_html_report({std::string(64, 'a'),
+                                  cache::read_entry_manifest(manifest_with_tree(), "test"),
+                                  std::nullopt, tree_sources})
+                  .find("section-sizes"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace optiml::report
