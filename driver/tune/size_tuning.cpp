@@ -23,6 +23,23 @@ double axis_size(const spec::ProblemSize& problem) {
     return size;
 }
 
+// Whether `problem` sets every size to the value the spec's own arguments have: the tuning at
+// the arguments' own values has tuned it already.
+bool is_own_problem(const spec::Spec& spec, const spec::ProblemSize& problem) {
+    for (const auto& [name, value] : problem.scalars) {
+        const auto argument = std::find_if(spec.arguments.begin(), spec.arguments.end(),
+                                           [&](const spec::Argument& a) { return a.name == name; });
+        const auto launch =
+            std::find_if(spec.launch_arguments.begin(), spec.launch_arguments.end(),
+                         [&](const spec::LaunchArgument& a) { return a.name == name; });
+        const bool same = argument != spec.arguments.end()
+                              ? !argument->is_pointer && argument->integer_value == value
+                              : launch != spec.launch_arguments.end() && launch->value == value;
+        if (!same) return false;
+    }
+    return true;
+}
+
 // One problem's session and evaluator, the spec at that problem kept alive beside them.
 struct ProblemRun {
     spec::Spec spec;
@@ -106,6 +123,14 @@ class ProblemTuning {
     // Each problem's own winner, its search starting from the winners so far.
     void tune_each(const std::vector<spec::ProblemSize>& problems) {
         for (const spec::ProblemSize& problem : problems) {
+            if (is_own_problem(*request_.spec, problem)) {
+                line() << spec::describe(problem) << ": the arguments' own values, tuned first\n";
+                tuned_.push_back(problem);
+                searches_.push_back({{"evaluations", 0},
+                                     {"wall_s", 0.0},
+                                     {"stop_reason", "the arguments' own values: tuned first"}});
+                continue;
+            }
             std::string why;
             const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
             if (!run) {

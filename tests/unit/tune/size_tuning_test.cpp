@@ -109,6 +109,21 @@ TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThr
     EXPECT_EQ(cache::to_json(cache::read_entry_manifest(m, "test"))["sizes"], sizes);
 }
 
+// A problem at the arguments' own values (n = 4096) is not searched again: its winner is the
+// first tuning's, and it is timed beside the others like any problem.
+TEST_F(SizeTuning, TheArgumentsOwnValuesAreNotSearchedTwice) {
+    const json m = at_problems({{{"n", 4096}}, {{"n", 1048576}}});
+    const json& sizes = m.at("sizes");
+    EXPECT_EQ(sizes["problems"], json::parse(R"([{"n":4096},{"n":1048576}])"));
+    EXPECT_EQ(sizes["searches"][0]["evaluations"], 0);
+    EXPECT_EQ(sizes["searches"][0]["stop_reason"], "the arguments' own values: tuned first");
+    EXPECT_GT(sizes["searches"][1]["evaluations"], 0);
+    ASSERT_EQ(sizes["variants"].size(), 2u);
+    EXPECT_DOUBLE_EQ(sizes["times_ms"][0][0].get<double>(), 0.64);  // the default table's 64
+    EXPECT_NE(log_.find("n=4096: the arguments' own values, tuned first"), std::string::npos)
+        << log_;
+}
+
 TEST_F(SizeTuning, ASpecWithoutProblemsRecordsNone) {
     const json m = tune(json::parse(std::ifstream(kSpec)), 6);
     EXPECT_FALSE(m.contains("sizes"));

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Tuning across problem sizes on this GPU (issue 29): the saxpy example's spec with three problems
+# (2^14, 2^20 and its own 2^25 elements) tunes at its own size, then at each problem from the
+# winners so far, then times every winner at every problem: the manifest's "sizes" holds a full
+# matrix in which the shipped winner ran everywhere, a dispatch that covers every problem, and
+# explain prints the matrix. Times are printed, never asserted.
+set -euo pipefail
+optiml=$1 source_dir=$2
+source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$source_dir/examples/saxpy/kernels" "$work/kernel"
+python3 - "$work/kernel/saxpy.optiml.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+spec = json.load(open(path))
+spec["problems"] = [{"n": 1 << 20}, {"n": 1 << 25}, {"n": 1 << 14}]
+spec["budget"] = {"evaluations": 30, "seconds": 120}
+json.dump(spec, open(path, "w"), indent=2)
+PY
+OPTIML_PROFILE=0 OPTIML_TRANSFORM=0 "$optiml" tune --spec "$work/kernel/saxpy.optiml.json" \
+  --cache-dir "$work/cache" 2>&1 | tee "$work/tune.log"
+grep -q ": done: " "$work/tune.log" || fail "tuning did not finish"
+grep -q "n=33554432: the arguments' own values, tuned first" "$work/tune.log" ||
+  fail "the arguments' own size was searched again"
+manifest=$(find "$work/cache/entries" -name manifest.json)
+[ -n "$manifest" ] || fail "no cache entry"
+python3 - "$manifest" <<'PY' || fail "the manifest's sizes"
+import json, sys
+m = json.load(open(sys.argv[1]))
+sizes = m["sizes"]
+assert sizes["problems"] == [{"n": 1 << 14}, {"n": 1 << 20}, {"n": 1 << 25}], sizes["problems"]
+times = sizes["times_ms"]
+assert len(times) == len(sizes["variants"]) >= 1, sizes
+assert all(len(row) == 3 for row in times), times
+assert all(t > 0 for t in times[0]), f"the shipped winner failed at a problem: {times[0]}"
+assert sizes["variants"][0]["parameters"] == m["parameters"], sizes["variants"][0]
+ranges = sizes["dispatch"]["ranges"]
+served = sorted(p for r in ranges for p in range(r["first_problem"], r["last_problem"] + 1))
+assert served == [0, 1, 2], ranges
+assert all(loss <= 0.03 + 1e-9 for loss in sizes["dispatch"]["loss"]), sizes["dispatch"]
+for p, problem in enumerate(sizes["problems"]):
+    best = min(row[p] for row in times if row[p] > 0)
+    print(f"n={problem['n']}: shipped {times[0][p]:.4f} ms, best {best:.4f} ms "
+          f"({times[0][p] / best:.3f}x)")
+print("searches:", [s["evaluations"] for s in sizes["searches"]], "evaluations")
+PY
+"$optiml" explain "$work/kernel/saxpy.optiml.json" --cache-dir "$work/cache" | tee "$work/explain.txt"
+grep -q "sizes: tuned at 3 problems" "$work/explain.txt" || fail "explain shows no matrix"
+echo "PASSED: tuned at three sizes, every winner timed at every size, a dispatch chosen"
