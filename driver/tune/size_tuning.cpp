@@ -192,6 +192,7 @@ class ProblemTuning {
             const search::SizeDispatch dispatch = search::choose_dispatch(matrix_);
             out["dispatch"] = dispatch_json(dispatch);
             log_dispatch(dispatch);
+            out["dispatch"]["images"] = build_images(dispatch);
         } catch (const std::invalid_argument& e) {
             line() << "no dispatch by size: " << e.what() << "\n";
         }
@@ -213,9 +214,38 @@ class ProblemTuning {
     }
 
     bool tuned_any() const { return !tuned_.empty(); }
+    const std::map<std::string, std::string>& files() const { return files_; }
+    const std::map<std::string, std::string>& roles() const { return roles_; }
 
   private:
     std::ostream& line() { return log_ << prefix_; }
+
+    // The CUBIN and PTX of each chosen variant but the shipped one (whose images the entry holds
+    // already), compiled as the spec's variant: {"<v>": {"cubin": file, "ptx": file}}. A variant
+    // that does not compile again is left out and said so.
+    nlohmann::json build_images(const search::SizeDispatch& dispatch) {
+        nlohmann::json images = nlohmann::json::object();
+        for (const std::size_t v : dispatch.variants) {
+            if (v == 0) continue;
+            const std::string n = std::to_string(v);
+            const auto image = [&](compile::Output output) {
+                return compile::compile(make_compile_request(*request_.spec, variants_[v], sources_,
+                                                             request_.device.arch, output));
+            };
+            const compile::CompileResult cubin = image(compile::Output::Cubin);
+            const compile::CompileResult ptx = image(compile::Output::Ptx);
+            if (!cubin.ok || !ptx.ok) {
+                line() << "variant " << v << " does not compile again; its images are left out\n";
+                continue;
+            }
+            files_["size_" + n + ".cubin"] = cubin.binary;
+            files_["size_" + n + ".ptx"] = ptx.binary;
+            roles_["size_cubin_" + n] = "size_" + n + ".cubin";
+            roles_["size_ptx_" + n] = "size_" + n + ".ptx";
+            images[n] = {{"cubin", "size_" + n + ".cubin"}, {"ptx", "size_" + n + ".ptx"}};
+        }
+        return images;
+    }
 
     // Each variant's time as a fraction of the problem's best.
     void log_matrix() {
@@ -263,15 +293,16 @@ class ProblemTuning {
     std::vector<spec::ProblemSize> tuned_, timed_;
     nlohmann::json searches_ = nlohmann::json::array();
     search::GeneralisationMatrix matrix_;
+    std::map<std::string, std::string> files_, roles_;
 };
 
 }  // namespace
 
-nlohmann::json tune_problems(const TuneRequest& request, const search::Candidate& winner,
-                             const SourceVariants& sources, std::ostream& log,
-                             const std::string& prefix) {
+ProblemTuningResult tune_problems(const TuneRequest& request, const search::Candidate& winner,
+                                  const SourceVariants& sources, std::ostream& log,
+                                  const std::string& prefix) {
     const spec::Spec& spec = *request.spec;
-    if (spec.problems.empty()) return nullptr;
+    if (spec.problems.empty()) return {};
     std::vector<spec::ProblemSize> problems = spec.problems;
     std::stable_sort(problems.begin(), problems.end(),
                      [](const auto& a, const auto& b) { return axis_size(a) < axis_size(b); });
@@ -279,9 +310,13 @@ nlohmann::json tune_problems(const TuneRequest& request, const search::Candidate
         << " problems, from the winners so far\n";
     ProblemTuning tuning(request, winner, sources, log, prefix);
     tuning.tune_each(problems);
-    if (!tuning.tuned_any()) return nullptr;
+    if (!tuning.tuned_any()) return {};
     tuning.time_every_winner();
-    return tuning.record();
+    ProblemTuningResult result;
+    result.record = tuning.record();
+    result.files = tuning.files();
+    result.roles = tuning.roles();
+    return result;
 }
 
 }  // namespace optiml::tune

@@ -470,7 +470,11 @@ std::optional<cache::Entry> run_tuning(const TuneRequest& request, std::ostream&
         entry_manifest(request, *session, searched, *cubin, compiler, devices_used, throughput);
     add_derivation(searched, evaluator, entry, manifest);
     add_evidence(request, *session, evaluator, result, log, entry, manifest);
-    manifest.sizes = tune_problems(request, winner, evaluator.sources(), log.out, log.prefix);
+    ProblemTuningResult sizes =
+        tune_problems(request, winner, evaluator.sources(), log.out, log.prefix);
+    manifest.sizes = std::move(sizes.record);
+    entry.files.merge(sizes.files);
+    manifest.files.merge(sizes.roles);
     log_done(manifest, result, throughput, log);
     entry.manifest = cache::to_json(manifest);
     return entry;

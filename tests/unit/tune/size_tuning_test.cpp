@@ -10,8 +10,10 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "cache/store.h"
 #include "driver/spec/spec.h"
 #include "driver/tune/tuning.h"
 
@@ -58,6 +60,17 @@ class SizeTuning : public ::testing::Test {
         const auto entry = run_tuning(request, log);
         log_ = log.str();
         if (!entry) throw std::runtime_error("the tuning failed: " + log_);
+        files_ = entry->files;
+        // Stored and read back whole: every file, the size variants' images among them.
+        cache::Entry stored = *entry;
+        stored.key = std::string(64, 'a');
+        const fs::path root = request_log_.string() + ".cache";
+        cache::Store store(root);
+        store.put(stored);
+        const auto verified = store.verify();
+        fs::remove_all(root);
+        if (verified.size() != 1 || !verified[0].ok)
+            throw std::runtime_error("the entry does not verify once stored");
         return entry->manifest;
     }
     json at_problems(const json& problems) {
@@ -69,6 +82,7 @@ class SizeTuning : public ::testing::Test {
     }
     fs::path request_log_;
     std::string log_;
+    std::map<std::string, std::string> files_;  // the entry's
 };
 
 TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThreePercent) {
@@ -105,6 +119,15 @@ TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThr
               std::string::npos)
         << log_;
     EXPECT_NE(log_.find("200% slower than that problem's best"), std::string::npos) << log_;
+    // The dispatched variant besides the shipped one has its images in the entry.
+    EXPECT_EQ(sizes["dispatch"]["images"],
+              json::parse(R"({"2": {"cubin": "size_2.cubin", "ptx": "size_2.ptx"}})"));
+    EXPECT_EQ(m["files"]["size_cubin_2"], "size_2.cubin");
+    EXPECT_EQ(m["files"]["size_ptx_2"], "size_2.ptx");
+    ASSERT_TRUE(files_.contains("size_2.ptx"));
+    EXPECT_NE(files_.at("size_2.ptx").find(".entry"), std::string::npos);
+    EXPECT_FALSE(files_.at("size_2.cubin").empty());
+    EXPECT_FALSE(files_.contains("size_0.cubin"));  // the shipped winner's are kernel.cubin/.ptx
     // The entry's manifest reads back with it.
     EXPECT_EQ(cache::to_json(cache::read_entry_manifest(m, "test"))["sizes"], sizes);
 }
