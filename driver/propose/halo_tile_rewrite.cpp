@@ -130,7 +130,7 @@ class HaloReader {
     std::optional<std::string> rewrite() {
         if (close_ <= open_ || !read_shape()) return std::nullopt;
         walk(body_.first, body_.end, {});
-        if (!valid_ || !names_known() || !place_reads()) return std::nullopt;
+        if (!names_known() || !place_reads()) return std::nullopt;
         return edit();
     }
 
@@ -207,7 +207,7 @@ class HaloReader {
     // add their condition; reads in any other statement qualify unless they sit in a loop or
     // behind ?:, && or || (they might not run).
     void walk(std::size_t first, std::size_t end, const std::vector<Condition>& conditions) {
-        for (std::size_t s = first; s < end && valid_;) {
+        for (std::size_t s = first; s < end;) {
             const std::size_t e = end_of(s);
             const std::string_view w = word(s);
             if (w == "{") {
@@ -291,21 +291,17 @@ class HaloReader {
     // names no other local of the thread, and its conditions none but the locals declared
     // before it. Reads that do are left as they are.
     bool names_known() {
-        std::set<std::string> fixed = {x_.name, y_.name}, declared;
+        std::set<std::string> fixed = {x_.name, y_.name};
         for (const Local& l : locals_) fixed.insert(l.name);
+        const std::set<std::string> declared = declared_names(source_, code_, {open_ + 1, close_});
         for (std::size_t i = open_ + 1; i < close_; ++i) {
-            if (!identifier(i)) continue;
-            const std::string name(word(i));
             const std::string_view before = word(i - 1), after = word(i + 1);
-            if (fixed.contains(name) && before != "." && before != "->" &&
+            if (identifier(i) && fixed.contains(std::string(word(i))) && before != "." &&
+                before != "->" &&
                 (is_one_of(after, kAssignmentOperators) || after == "++" || after == "--" ||
                  before == "++" || before == "--") &&
                 !(is_one_of(before, kLocalTypeWords) || identifier(i - 1)))
                 return false;
-            if (is_one_of(before, kLocalTypeWords) ||
-                (identifier(i - 1) && before != "return" && before != "else") ||
-                (before == "*" && is_one_of(word(i - 2), kLocalTypeWords)))
-                declared.insert(name);
         }
         for (std::size_t i = bound_.first; i < bound_.end; ++i)
             if (declared.contains(std::string(word(i))) && word(i) != x_.name && word(i) != y_.name)
@@ -347,13 +343,15 @@ class HaloReader {
         for (auto& [pointer, reads] : by_pointer) {
             std::vector<Read> placed;
             for (Read r : reads) {
+                std::vector<std::optional<long long>> mine;  // its index at each point
+                for (const auto& at : points) mine.push_back(value_at(r, at, 0, 0));
                 bool found = false;
                 for (int dy = -kMaxHalo; dy <= kMaxHalo && !found; ++dy)
                     for (int dx = -kMaxHalo; dx <= kMaxHalo && !found; ++dx) {
-                        found = std::all_of(points.begin(), points.end(), [&](const auto& at) {
-                            const auto mine = value_at(r, at, 0, 0);
-                            return mine && mine == value_at(reads.front(), at, dx, dy);
-                        });
+                        found = true;
+                        for (std::size_t k = 0; k < points.size() && found; ++k)
+                            found =
+                                mine[k] && mine[k] == value_at(reads.front(), points[k], dx, dy);
                         if (found) std::tie(r.dx, r.dy) = std::pair(dx, dy);
                     }
                 if (found) placed.push_back(r);
@@ -369,6 +367,12 @@ class HaloReader {
     }
 
     std::string edit() const;
+    // `const T x = static_cast<T>(X); const T y = ...;`: the indices declared at another point.
+    std::string point(const std::string& x, const std::string& y) const;
+    // The first `count` locals' declarations, as written, one after another.
+    std::string locals_before(std::size_t count) const;
+    // The bound and the branches `read` runs under, as one condition.
+    std::string conditions_of(const Read& read) const;
 
     std::string_view source_;
     const source::KernelText& kernel_;
@@ -377,28 +381,45 @@ class HaloReader {
     AxisIndex x_, y_;
     TokenRange bound_, body_;
     bool bound_holds_ = true;  // false: `if (bound) return;`
-    bool valid_ = true;
     std::set<std::string> inputs_;
     std::vector<Local> locals_;
     std::vector<Read> reads_;
     std::vector<std::vector<Read>> tiles_;
 };
 
-// The prologue, on the line of the second index: the tiles, whether this block's shape lets them
-// hold it, and their loads between... before one barrier every thread reaches. Then each read of
-// a tile's pointer takes its slot where the block is staged.
 // " + n", " - n" or nothing.
 std::string shifted(int n) {
     return n == 0 ? "" : (n > 0 ? " + " : " - ") + std::to_string(std::abs(n));
 }
 
+std::string HaloReader::point(const std::string& x, const std::string& y) const {
+    const std::string xt = without_const(x_.type), yt = without_const(y_.type);
+    return "const " + xt + " " + x_.name + " = static_cast<" + xt + ">(" + x + "); const " + yt +
+           " " + y_.name + " = static_cast<" + yt + ">(" + y + "); ";
+}
+
+std::string HaloReader::locals_before(std::size_t count) const {
+    std::string out;
+    for (std::size_t l = 0; l < count; ++l) out += locals_[l].statement + " ";
+    return out;
+}
+
+std::string HaloReader::conditions_of(const Read& read) const {
+    std::string out = (bound_holds_ ? "(" : "!(") + text(bound_.first, bound_.end) + ")";
+    for (const Condition& c : read.conditions)
+        out +=
+            std::string(" && ") + (c.holds ? "(" : "!(") + text(c.range.first, c.range.end) + ")";
+    return out;
+}
+
+// The prologue, on the line of the second index: the tiles, whether this block's shape lets them
+// hold it, and their loads, before one barrier every thread reaches. Then each read of a tile's
+// pointer takes its slot where the block is staged.
 std::string HaloReader::edit() const {
     std::set<std::string> taken;
     const std::string staged = fresh_name(source_, "optiml_staged", taken);
     taken.insert(staged);
     const std::string u = staged + "_u", v = staged + "_v", need = staged + "_need";
-    const std::string xt = without_const(x_.type), yt = without_const(y_.type);
-    std::vector<std::string> names;
     std::string prologue, fits = "blockDim.z == 1 && (" + x_.extent + ") == blockDim.x && (" +
                                  y_.extent + ") == blockDim.y";
     std::vector<TextEdit> edits;
@@ -411,41 +432,27 @@ std::string HaloReader::edit() const {
             hi_y = std::max(hi_y, r.dy);
         const std::string name = fresh_name(source_, "optiml_halo", taken);
         taken.insert(name);
-        names.push_back(name);
         const auto param = std::find_if(kernel_.parameters.begin(), kernel_.parameters.end(),
                                         [&](const auto& p) { return p.name == reads[0].pointer; });
         const std::string width = "(blockDim.x + " + std::to_string(hi_x - lo_x) + ")";
         const std::string height = "(blockDim.y + " + std::to_string(hi_y - lo_y) + ")";
         fits += " && " + width + " * " + height + " <= " + std::to_string(kHaloTileElements);
-        const std::string at_x = "static_cast<int>(blockIdx.x * blockDim.x) + " + u + shifted(lo_x);
-        const std::string at_y = "static_cast<int>(blockIdx.y * blockDim.y) + " + v + shifted(lo_y);
+        const std::string block_x = "static_cast<int>(blockIdx.x * blockDim.x) + ",
+                          block_y = "static_cast<int>(blockIdx.y * blockDim.y) + ";
         // Which reads would fetch the slot: the thread they shift from, in the block, under
-        // their conditions.
+        // their conditions; one guard per shift and conditions.
         std::string needed = "bool " + need + " = false; ";
-        std::set<std::string> guards;  // one per shift and conditions
+        std::set<std::string> guards;
         for (const Read& r : reads) {
-            std::string conditions =
-                (bound_holds_ ? "(" : "!(") + text(bound_.first, bound_.end) + ")";
-            for (const Condition& c : r.conditions)
-                conditions += std::string(" && ") + (c.holds ? "(" : "!(") +
-                              text(c.range.first, c.range.end) + ")";
-            std::string locals;
-            for (std::size_t l = 0; l < r.locals; ++l) locals += locals_[l].statement + " ";
-            // The reading thread's place in the block.
             const std::string tx = "(" + u + shifted(lo_x - r.dx) + ")",
                               ty = "(" + v + shifted(lo_y - r.dy) + ")";
             const std::string guard = "if (!" + need + " && " + tx + " >= 0 && " + tx +
                                       " < static_cast<int>(blockDim.x) && " + ty + " >= 0 && " +
-                                      ty + " < static_cast<int>(blockDim.y)) { const " + xt + " " +
-                                      x_.name + " = static_cast<" + xt +
-                                      ">(static_cast<int>(blockIdx.x * blockDim.x) + " + tx +
-                                      "); const " + yt + " " + y_.name + " = static_cast<" + yt +
-                                      ">(static_cast<int>(blockIdx.y * blockDim.y) + " + ty +
-                                      "); " + locals + need + " = " + conditions + "; } ";
+                                      ty + " < static_cast<int>(blockDim.y)) { " +
+                                      point(block_x + tx, block_y + ty) + locals_before(r.locals) +
+                                      need + " = " + conditions_of(r) + "; } ";
             if (guards.insert(guard).second) needed += guard;
         }
-        std::string locals;
-        for (std::size_t l = 0; l < reads[0].locals; ++l) locals += locals_[l].statement + " ";
         prologue += " __shared__ " + pointee_type(source_, *param) + " " + name + "[" +
                     std::to_string(kHaloTileElements) + "];";
         // Rows of the tile a block's row of threads apart, slots of a row a warp's width apart:
@@ -455,9 +462,8 @@ std::string HaloReader::edit() const {
                     " += static_cast<int>(blockDim.y)) for (int " + u +
                     " = static_cast<int>(threadIdx.x); " + u + " < static_cast<int>" + width +
                     "; " + u + " += static_cast<int>(blockDim.x)) { " + needed + "if (" + need +
-                    ") { const " + xt + " " + x_.name + " = static_cast<" + xt + ">(" + at_x +
-                    "); const " + yt + " " + y_.name + " = static_cast<" + yt + ">(" + at_y +
-                    "); " + locals + name + "[" + v + " * " + width + " + " + u +
+                    ") { " + point(block_x + u + shifted(lo_x), block_y + v + shifted(lo_y)) +
+                    locals_before(reads[0].locals) + name + "[" + v + " * " + width + " + " + u +
                     "] = " + text(reads[0].whole.first, reads[0].whole.end) + "; } }";
         for (const Read& r : reads) {
             const std::string slot = "(threadIdx.y + " + std::to_string(r.dy - lo_y) + ") * " +

@@ -391,6 +391,21 @@ const source::KernelLoop* loop_on_line(const source::KernelText& kernel, int lin
     return loop == kernel.loops.end() ? nullptr : &*loop;
 }
 
+std::set<std::string> declared_names(std::string_view source,
+                                     const std::vector<source::Token>& code, TokenRange range) {
+    std::set<std::string> names;
+    for (std::size_t i = std::max<std::size_t>(range.first, 1); i < range.end; ++i) {
+        if (code[i].kind != source::TokenKind::Identifier) continue;
+        const std::string_view before = token_at(source, code, i - 1);
+        if (is_one_of(before, kLocalTypeWords) ||
+            (before == "*" && i >= 2 &&
+             is_one_of(token_at(source, code, i - 2), kLocalTypeWords)) ||
+            (code[i - 1].kind == source::TokenKind::Identifier && !is_one_of(before, kNotTypes)))
+            names.insert(std::string(token_at(source, code, i)));
+    }
+    return names;
+}
+
 std::string without_const(std::string_view type) {
     std::string out;
     for (const source::Token& token : source::code_tokens(type)) {

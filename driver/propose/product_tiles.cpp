@@ -11,11 +11,6 @@ namespace {
 constexpr int kTileRows = 64;
 constexpr int kTileColumns = 128;
 
-// Words before a name that make a statement something other than a declaration of it.
-constexpr std::array<std::string_view, 6> kNotTypes = {"return", "else",  "case",
-                                                       "goto",   "throw", "sizeof"};
-
-
 }  // namespace
 
 std::optional<ProductTiles> ProductTiles::find(std::string_view source,
@@ -30,17 +25,9 @@ std::optional<ProductTiles> ProductTiles::find(std::string_view source,
     tiles.per_element_ = per_element;
     tiles.grid_ = std::move(grid);
     tiles.depth_ = depth;
-    // Every name the body declares (an unknown type's too: `uint32_t r`): an operand's index
-    // may name none of them but the loop's variable and the element's index.
-    for (std::size_t i = body.first; i < body.end; ++i) {
-        if (code[i].kind != source::TokenKind::Identifier) continue;
-        const std::string_view before = tiles.word(i - 1);
-        const bool after_type =
-            is_one_of(before, kLocalTypeWords) ||
-            (before == "*" && is_one_of(tiles.word(i - 2), kLocalTypeWords)) ||
-            (code[i - 1].kind == source::TokenKind::Identifier && !is_one_of(before, kNotTypes));
-        if (after_type) tiles.declared_.insert(std::string(tiles.word(i)));
-    }
+    // An operand's index may name none of the body's names but the loop's variable and the
+    // element's index.
+    tiles.declared_ = declared_names(source, code, body);
     std::set<std::string> taken;
     tiles.slab_ = fresh_name(source, "optiml_slab", taken);
     return tiles.find_loop(kernel, body) ? std::optional<ProductTiles>(std::move(tiles))

@@ -231,8 +231,7 @@ class Jammer {
         return code_[i].kind == source::TokenKind::Identifier &&
                code_[i + 1].kind == source::TokenKind::Identifier &&
                !is_one_of(word(i + 1), kLocalTypeWords) &&
-               (word(i + 2) == "=" || word(i + 2) == ";") && word(i) != "return" &&
-               word(i) != "else" && word(i) != "goto";
+               (word(i + 2) == "=" || word(i + 2) == ";") && !is_one_of(word(i), kNotTypes);
     }
 
     // The text of [first, end) with each element's own locals read from their arrays (and,

@@ -112,6 +112,16 @@ inline constexpr std::array<std::string_view, 11> kAssignmentOperators = {
 inline constexpr std::array<std::string_view, 16> kLocalTypeWords = {
     "bool",     "char",   "short",  "int",    "long",   "float",   "double", "signed",
     "unsigned", "size_t", "float2", "float4", "__half", "double2", "auto",   "const"};
+// Words before a name that make it something other than a declaration of that name.
+inline constexpr std::array<std::string_view, 6> kNotTypes = {"return", "else",  "case",
+                                                              "goto",   "throw", "sizeof"};
+
+// Every name the code tokens `range` declare: a name after a type word (`int n`, `float* p`) or
+// after another name (`uint32_t r`, a typedef or a macro type), but not after one of kNotTypes.
+// It may count a few names that are not locals; a real local is always counted where it is
+// declared. What rewrites use to keep a thread's own names out of what they compute elsewhere.
+std::set<std::string> declared_names(std::string_view source,
+                                     const std::vector<source::Token>& code, TokenRange range);
 
 // Whether a call of `name` leaves memory alone: CUDA's math functions and intrinsics, min/max/abs,
 // vector constructors, casts written as calls, and the __ldg load (what pure_calls() allows).
