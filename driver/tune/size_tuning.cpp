@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -40,10 +41,12 @@ bool is_own_problem(const spec::Spec& spec, const spec::ProblemSize& problem) {
     return true;
 }
 
-// One problem's session and evaluator, the spec at that problem kept alive beside them.
+// One problem's session and evaluator, the spec at that problem and the image cache kept alive
+// beside them.
 struct ProblemRun {
     spec::Spec spec;
     std::unique_ptr<MeasuringSession> session;
+    std::optional<compile::ImageCache> images;
     std::unique_ptr<CandidateEvaluator> evaluator;
 };
 
@@ -63,6 +66,12 @@ std::unique_ptr<ProblemRun> open_problem(const TuneRequest& request,
         run->spec, request.device.arch, run->session->worker(), run->session->scratch(),
         measure::make_timing(run->spec));
     run->evaluator->set_reverify_seed(run->session->problem().seed_base + 1000);
+    // A variant compiles the same at every problem: the images the tuning at the arguments' own
+    // values (or an earlier problem) compiled are served from the cache, not compiled again.
+    if (!request.cache_root.empty()) {
+        run->images.emplace(compile::image_cache_dir(request.cache_root));
+        run->evaluator->set_image_cache(&*run->images);
+    }
     return run;
 }
 

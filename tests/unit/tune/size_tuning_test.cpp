@@ -53,11 +53,15 @@ class SizeTuning : public ::testing::Test {
         request.spec = &spec;
         request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
         request.key = "test";
+        // Images compiled once serve every problem's session (the image cache under the root).
+        const fs::path images = request_log_.string() + ".root";
+        request.cache_root = images;
         request.budget.evaluations = evaluations;
         request.budget.seconds = 1e9;
         request.budget.strategy = "exhaustive";
         std::ostringstream log;
         const auto entry = run_tuning(request, log);
+        fs::remove_all(images);
         log_ = log.str();
         if (!entry) throw std::runtime_error("the tuning failed: " + log_);
         files_ = entry->files;
