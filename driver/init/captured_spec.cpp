@@ -323,9 +323,7 @@ void observe_problems(const CapturedLaunch& launch, const source::KernelText& te
         problems.resize(16);
     }
     const auto size = [](const Problem& p) {
-        double product = 1;
-        for (const auto& [name, value] : p.values) product *= static_cast<double>(value);
-        return product;
+        return spec::dispatch_size({{p.values.begin(), p.values.end()}});
     };
     std::stable_sort(problems.begin(), problems.end(),
                      [&](const Problem& a, const Problem& b) { return size(a) < size(b); });

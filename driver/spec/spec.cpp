@@ -116,6 +116,12 @@ std::string describe(const ProblemSize& size) {
     return text;
 }
 
+double dispatch_size(const ProblemSize& size) {
+    double product = 1.0;
+    for (const auto& [name, value] : size.scalars) product *= static_cast<double>(value);
+    return product;
+}
+
 std::string to_string(ColdCache cold_cache) {
     return cold_cache == ColdCache::Rotate ? "rotate" : "flush";
 }

@@ -125,6 +125,8 @@ struct ProblemSize {
 };
 // "n=1000003", or "m=77, n=1000003": how messages name a size.
 std::string describe(const ProblemSize& size);
+// A problem's place on the axis the launcher dispatches along: the product of the sizes it sets.
+double dispatch_size(const ProblemSize& size);
 
 struct Check {
     double rtol = 1e-5;

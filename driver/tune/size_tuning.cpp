@@ -17,13 +17,6 @@
 namespace optiml::tune {
 namespace {
 
-// A problem's place on the dispatch axis: the product of the sizes it sets.
-double axis_size(const spec::ProblemSize& problem) {
-    double size = 1.0;
-    for (const auto& [name, value] : problem.scalars) size *= static_cast<double>(value);
-    return size;
-}
-
 // Whether `problem` sets every size to the value the spec's own arguments have: the tuning at
 // the arguments' own values has tuned it already.
 bool is_own_problem(const spec::Spec& spec, const spec::ProblemSize& problem) {
@@ -177,7 +170,7 @@ class ProblemTuning {
                 continue;
             }
             timed_.push_back(problem);
-            matrix_.sizes.push_back(axis_size(problem));
+            matrix_.sizes.push_back(spec::dispatch_size(problem));
             for (std::size_t v = 0; v < variants_.size(); ++v) matrix_.times[v].push_back(times[v]);
         }
     }
@@ -313,8 +306,9 @@ ProblemTuningResult tune_problems(const TuneRequest& request, const search::Cand
     const spec::Spec& spec = *request.spec;
     if (spec.problems.empty()) return {};
     std::vector<spec::ProblemSize> problems = spec.problems;
-    std::stable_sort(problems.begin(), problems.end(),
-                     [](const auto& a, const auto& b) { return axis_size(a) < axis_size(b); });
+    std::stable_sort(problems.begin(), problems.end(), [](const auto& a, const auto& b) {
+        return spec::dispatch_size(a) < spec::dispatch_size(b);
+    });
     log << prefix << "tuning at each of the spec's " << problems.size()
         << " problems, from the winners so far\n";
     ProblemTuning tuning(request, winner, sources, log, prefix);
