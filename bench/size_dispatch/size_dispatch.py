@@ -14,7 +14,9 @@ from that one run's matrix: (a) the one variant OptiML ships today (the winner a
 own values), (b) the per-size dispatch chosen from the matrix, (c) that size's own optimum among
 the winners (its own search's best), and their ratios. With --independent it also tunes each
 problem alone (a spec at that problem, no problems of its own, the same budget) and compares
-evaluations: the tuning cost of n sizes against n independent tunings. Standard library only;
+evaluations: the tuning cost of n sizes against n independent tunings. For the reduction it then
+builds the launcher from the entry (`optiml build`, cache only) and times it at every problem
+against the original's <<<>>> launch, kernel and host enqueue (launch_times.cu). Standard library only;
 the spec loading and tuning helpers are bench/transformations' own.
 """
 import argparse
@@ -22,6 +24,7 @@ import json
 import math
 import os
 import pathlib
+import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
@@ -52,6 +55,33 @@ def spec_copy(name, folder, problems=None, values=None):
     out = folder / f"{name}.optiml.json"
     out.write_text(json.dumps(spec, indent=2) + "\n")
     return str(out)
+
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def launcher_times(optiml, spec, folder, problems):
+    """The reduction's launcher built from the entry (`optiml build`, cache only), compiled with
+    launch_times.cu and run at every problem: its table, or why there is none."""
+    root = HERE.parent.parent
+    runtime = pathlib.Path(optiml).resolve().parent.parent / "runtime" / "liboptiml_runtime.a"
+    out = folder / "launcher"
+    steps = [
+        [optiml, "build", "--spec", spec, "--archs", "90", "--mode", "cache-only",
+         "--cache-dir", str(folder / "cache"), "--out", str(out)],
+        ["nvcc", "-std=c++17", "-O2", "-arch=sm_90", f"-I{root / 'runtime' / 'include'}",
+         f"-I{out / 'include'}", f"-I{out}", '-DGENERATED="optiml_reduction.cu"',
+         str(HERE / "launch_times.cu"), str(runtime), "-o", str(folder / "launch_times")],
+        [str(folder / "launch_times")] + [str(p["n"]) for p in problems],
+    ]
+    for step in steps:
+        run = subprocess.run(step, capture_output=True, text=True)
+        if run.returncode != 0:
+            return f"launcher timing failed: {' '.join(step)}:\n{run.stdout}{run.stderr}"
+    generated = (out / "optiml_reduction.cu").read_text()
+    picks = "dispatches by size" if "table_for_size" in generated else "one variant at every size"
+    return (f"Through the generated launcher ({picks}), one program, medians of 51 launches "
+            f"(kernel) and of 1001 batches of 128 (host enqueue):\n\n{run.stdout}")
 
 
 def table(name, sizes):
@@ -114,6 +144,8 @@ def main():
             text += (f"\nIndependent tunings of the {len(PROBLEMS[name][1])} problems: {alone} "
                      f"evaluations; tuning across sizes spent {cost / alone:.2f} of that.")
             record[name]["independent_evaluations"] = alone
+        if name == "reduction":
+            text += "\n\n" + launcher_times(args.optiml, spec, out / name, PROBLEMS[name][1])
         report.append(text + "\n")
     text = "# Dispatch by problem size\n\n" + "\n".join(report)
     print(text)

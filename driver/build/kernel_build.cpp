@@ -6,6 +6,7 @@
 #include "driver/base/atomic_write.h"
 #include "driver/build/detail/arch_resolver.h"
 #include "driver/build/detail/original_images.h"
+#include "driver/build/detail/size_plan.h"
 #include "driver/codegen/launcher.h"
 #include "driver/identity/build_manifest.h"
 #include "driver/identity/compiler_choice.h"
@@ -190,7 +191,11 @@ bool resolve_archs(const BuildOptions& options, const spec::Spec& spec,
         if (!result) return false;
         declared.archs.push_back(result->declared);
         if (result->entry) {
-            outcome.variants.push_back(to_variant(*result->entry, result->manifest));
+            codegen::Variant variant = to_variant(*result->entry, result->manifest);
+            std::string note;
+            variant.by_size = size_plan(*result->entry, result->manifest, variant, note);
+            if (!note.empty()) outcome.notes.push_back(note);
+            outcome.variants.push_back(std::move(variant));
         } else {
             outcome.fallbacks[result->fallback_reason].push_back(identity::arch_name(arch));
             outcome.notes.push_back(identity::arch_name(arch) + ": no tuned entry (key " +

@@ -1,6 +1,9 @@
 // The comment block that opens the generated .cu: for every architecture, which variant it runs
 // and why, so a reader of the build tree (or a bug report) sees the dispatch without running it.
+#include <cmath>
 #include <sstream>
+
+#include "driver/base/format.h"
 
 #include "driver/codegen/detail/cpp_text.h"
 #include "driver/codegen/detail/render.h"
@@ -25,6 +28,39 @@ std::string joined(const std::vector<std::string>& items) {
     std::string text;
     for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
     return text.empty() ? "(none recorded)" : text;
+}
+
+// Which variant runs each range of sizes of `owner`'s plan.
+std::string size_ranges_text(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
+                             const PreparedVariant& owner) {
+    const SizeDispatchPlan& plan = owner.variant->by_size;
+    std::string axis;
+    for (const std::string& name : plan.arguments) axis += (axis.empty() ? "" : " * ") + name;
+    std::string out =
+        comment("by problem size (" + axis + ", tuned from " + base::format::number(plan.smallest) +
+                    " to " + base::format::number(plan.largest) + "):",
+                "    ");
+    double from = 0.0;
+    for (const SizeDispatchPlan::Range& range : plan.ranges) {
+        const std::string where =
+            std::isinf(range.below)
+                ? "from " + base::format::number(from)
+                : (from == 0.0 ? std::string("below ")
+                               : "from " + base::format::number(from) + " below ") +
+                      base::format::number(range.below);
+        if (range.variant < 0) {
+            out += comment(where + ": this variant", "      ");
+        } else {
+            const PreparedVariant& sized =
+                variants[static_cast<std::size_t>(owner.first_size_variant + range.variant)];
+            out += comment(where + ": variant " + std::to_string(sized.index) + ", " +
+                               parameters_text(spec, sized.variant->winner.parameters) + "; " +
+                               images_text(*sized.variant, sized.arch),
+                           "      ");
+        }
+        from = range.below;
+    }
+    return out;
 }
 
 }  // namespace
@@ -65,6 +101,7 @@ std::string render_dispatch_comment(const spec::Spec& spec,
                "OPTIML_FORCE_ORIGINAL=1 forces the original kernel everywhere.")
         << "//\n";
     for (const PreparedVariant& prepared : variants) {
+        if (prepared.parent >= 0) continue;  // said with the variant whose plan names it
         const Variant& variant = *prepared.variant;
         out << comment(variant.arch + ": variant " + std::to_string(prepared.index) + ", " +
                        (variant.summary.empty() ? "tuned" : variant.summary))
@@ -81,6 +118,7 @@ std::string render_dispatch_comment(const spec::Spec& spec,
                            "    ");
         out << comment(images_text(variant, prepared.arch), "    ")
             << comment("cache key: " + (variant.key.empty() ? "(none)" : variant.key), "    ");
+        if (!variant.by_size.ranges.empty()) out << size_ranges_text(spec, variants, prepared);
     }
     for (const std::string& note : notes) out << comment(note);
     out << comment(

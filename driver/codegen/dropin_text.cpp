@@ -81,7 +81,7 @@ std::string render_dropin(const spec::Spec& spec, const std::vector<PreparedVari
     std::ostringstream out;
     out << "cudaError_t " << dropin_name(spec) << "(" << dropin_parameters(spec, arg_prefix)
         << ") {\n"
-        << render_resolve(spec) << "\n"
+        << render_resolve(spec) << render_size_choice(spec, variants) << "\n"
         << "    dim3 grid = caller_grid;\n"
         << "    dim3 block = caller_block;\n"
         << "    std::size_t shared_bytes = caller_shared_bytes;\n";

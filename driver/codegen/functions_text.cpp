@@ -93,7 +93,7 @@ class GeometryPrinter {
 std::string render_launcher(const spec::Spec& spec, const std::vector<PreparedVariant>& variants) {
     std::ostringstream out;
     out << "cudaError_t " << spec.name << "(" << launcher_parameters(spec, arg_prefix) << ") {\n"
-        << render_resolve(spec) << "\n"
+        << render_resolve(spec) << render_size_choice(spec, variants) << "\n"
         << "    // Each variant has its own geometry: the spec's expressions with its parameters.\n"
         << "    ::optiml::rt::Geometry geometry{};\n"
         << render_geometry(spec, variants, "    ") << "    dim3 grid;\n"
@@ -124,6 +124,7 @@ std::string render_dispatch_query(const spec::Spec& spec) {
 std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                           const spec::ConstantSymbol& constant) {
     const std::string type = spec::cpp_type(constant.type);
+    const std::string generated = "::" + generated_namespace(spec) + "::";
     std::ostringstream out;
     out << "cudaError_t " << setter_name(spec, constant) << "(const " << type
         << "* values, std::size_t count, cudaStream_t stream) {\n"
@@ -132,20 +133,11 @@ std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVari
         << "    const std::size_t bytes = count * sizeof(" << type << ");\n"
         << "    int device = 0;\n"
         << "    cudaError_t status = cudaGetDevice(&device);\n"
-        << "    if (status != cudaSuccess) return status;\n"
-        << "    cudaKernel_t kernel = nullptr;\n"
-        << "    cudaLibrary_t library = nullptr;\n"
-        << "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
-        << "    status = ::" << generated_namespace(spec)
-        << "::table.resolve(device, &kernel, &dispatch, &library);\n"
-        << "    if (status != cudaSuccess) return status;\n"
-        << "    if (library == nullptr) {\n"
-        << "        return cudaMemcpyToSymbolAsync(::" << constant.name
-        << ", values, bytes, 0, cudaMemcpyHostToDevice, stream);\n"
-        << "    }\n";
+        << "    if (status != cudaSuccess) return status;\n";
     if (variants.empty()) {
-        // No library is ever loaded; the branch above always returns.
-        out << "    return cudaErrorInvalidValue;\n}\n";
+        // No library is ever loaded: the original's symbol is the only one.
+        out << "    return cudaMemcpyToSymbolAsync(::" << constant.name
+            << ", values, bytes, 0, cudaMemcpyHostToDevice, stream);\n}\n";
         return out.str();
     }
     out << "    // The symbol's name inside each variant's images, by variant number.\n"
@@ -157,13 +149,39 @@ std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVari
         out << (i == 0 ? "" : ", ") << string_literal(symbol);
     }
     out << "};\n"
-        << "    void* address = nullptr;\n"
-        << "    std::size_t size = 0;\n"
-        << "    status = cudaLibraryGetGlobal(&address, &size, library, "
+        << "    // Every kernel a launch on this device may run: the device's variant, each "
+           "variant\n"
+        << "    // by size, and the original kernel where a table runs it (once).\n"
+        << "    ::optiml::rt::KernelTable* const tables[] = {&" << generated << "table";
+    for (const PreparedVariant& variant : variants)
+        if (variant.parent >= 0) out << ", &" << generated << size_table(variant);
+    out << "};\n"
+        << "    bool original_set = false;\n"
+        << "    for (::optiml::rt::KernelTable* each : tables) {\n"
+        << "        cudaKernel_t kernel = nullptr;\n"
+        << "        cudaLibrary_t library = nullptr;\n"
+        << "        ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"
+        << "        status = each->resolve(device, &kernel, &dispatch, &library);\n"
+        << "        if (status != cudaSuccess) return status;\n"
+        << "        if (library == nullptr) {\n"
+        << "            if (original_set) continue;\n"
+        << "            original_set = true;\n"
+        << "            status = cudaMemcpyToSymbolAsync(::" << constant.name
+        << ", values, bytes, 0, cudaMemcpyHostToDevice, stream);\n"
+        << "            if (status != cudaSuccess) return status;\n"
+        << "            continue;\n"
+        << "        }\n"
+        << "        void* address = nullptr;\n"
+        << "        std::size_t size = 0;\n"
+        << "        status = cudaLibraryGetGlobal(&address, &size, library, "
            "symbols[dispatch.variant]);\n"
-        << "    if (status != cudaSuccess) return status;\n"
-        << "    if (bytes > size) return cudaErrorInvalidValue;\n"
-        << "    return cudaMemcpyAsync(address, values, bytes, cudaMemcpyHostToDevice, stream);\n"
+        << "        if (status != cudaSuccess) return status;\n"
+        << "        if (bytes > size) return cudaErrorInvalidValue;\n"
+        << "        status = cudaMemcpyAsync(address, values, bytes, cudaMemcpyHostToDevice, "
+           "stream);\n"
+        << "        if (status != cudaSuccess) return status;\n"
+        << "    }\n"
+        << "    return cudaSuccess;\n"
         << "}\n";
     return out.str();
 }
@@ -182,7 +200,9 @@ std::string render_resolve(const spec::Spec& spec) {
            "    status = ::" +
            generated_namespace(spec) +
            "::table.resolve(device, &kernel, &dispatch);\n"
-           "    if (status != cudaSuccess) return status;\n";
+           "    if (status != cudaSuccess) return status;\n"
+           "    ::optiml::rt::KernelTable* chosen = &::" +
+           generated_namespace(spec) + "::table;\n";
 }
 
 std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
@@ -197,7 +217,8 @@ std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVa
     std::ostringstream out;
     out << in << "switch (dispatch.variant) {\n";
     for (const PreparedVariant& prepared : variants) {
-        out << in << "    case " << prepared.index << ":  // " << prepared.variant->arch << ": "
+        out << in << "    case " << prepared.index << ":  // " << prepared.variant->arch
+            << (prepared.parent < 0 ? "" : " by size") << ": "
             << parameters_text(spec, prepared.variant->winner.parameters) << "\n"
             << GeometryPrinter(spec, prepared.variant->winner.parameters,
                                prepared.variant->winner.grid)
@@ -219,8 +240,8 @@ std::string render_kernel_launch(const spec::Spec& spec, std::string_view origin
     const std::string generated = "::" + generated_namespace(spec);
     std::ostringstream out;
     out << "    const void* original = " << original << ";\n"
-        << "    status = " << generated
-        << "::table.allow_dynamic_shared_memory(device, kernel, original, shared_bytes);\n"
+        << "    status = chosen->allow_dynamic_shared_memory(device, kernel, original, "
+           "shared_bytes);\n"
         << "    if (status != cudaSuccess) return status;\n\n";
     if (spec.arguments.empty()) {
         out << "    void** arguments = nullptr;\n";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 
 #include "driver/codegen/detail/render.h"
@@ -62,7 +63,50 @@ class VariantChecker {
         return *arch;
     }
 
+    // A plan's arguments are integer sizes of the spec, its ranges ascend to infinity and name
+    // variants it holds, each of the architecture of the variant holding the plan.
+    void check_plan(const Variant& variant) const {
+        const SizeDispatchPlan& plan = variant.by_size;
+        if (plan.ranges.empty()) return;
+        if (plan.arguments.empty())
+            fail(variant, "its dispatch by size names no argument",
+                 "the integer arguments whose product is a launch's size (tune it again)");
+        for (const std::string& name : plan.arguments)
+            if (!is_size_argument(name))
+                fail(variant, "its dispatch by size multiplies \"" + name + "\"",
+                     "integer scalar or launch arguments of the spec (tune it again)");
+        for (std::size_t r = 0; r < plan.ranges.size(); ++r) {
+            const SizeDispatchPlan::Range& range = plan.ranges[r];
+            const bool last = r + 1 == plan.ranges.size();
+            if (last != std::isinf(range.below) ||
+                (r > 0 && !(range.below > plan.ranges[r - 1].below)))
+                fail(variant, "its size ranges are not ascending up to infinity",
+                     "boundaries in ascending order, the last range unbounded (tune it again)");
+            if (range.variant < -1 || range.variant >= static_cast<int>(plan.variants.size()))
+                fail(variant,
+                     "size range " + std::to_string(r) + " runs variant " +
+                         std::to_string(range.variant) + ", which it does not hold",
+                     "one of its " + std::to_string(plan.variants.size()) +
+                         " size variants (tune it again)");
+        }
+        for (const Variant& sized : plan.variants) {
+            check(sized);
+            if (sized.arch != variant.arch || !sized.by_size.ranges.empty())
+                fail(variant, "a size variant is for " + sized.arch + " or has a plan of its own",
+                     "variants of " + variant.arch + " without plans (tune it again)");
+        }
+    }
+
   private:
+    bool is_size_argument(const std::string& name) const {
+        for (const spec::Argument& argument : spec_.arguments)
+            if (argument.name == name)
+                return !argument.is_pointer && !spec::is_floating(argument.type);
+        return std::any_of(
+            spec_.launch_arguments.begin(), spec_.launch_arguments.end(),
+            [&](const spec::LaunchArgument& argument) { return argument.name == name; });
+    }
+
     [[noreturn]] void fail(const Variant& variant, const std::string& problem,
                            const std::string& expected) const {
         throw CodegenError(
@@ -80,8 +124,10 @@ class VariantChecker {
 std::vector<PreparedVariant> prepare(const spec::Spec& spec, const std::vector<Variant>& variants) {
     const VariantChecker checker(spec);
     std::vector<PreparedVariant> prepared;
-    for (const Variant& variant : variants)
+    for (const Variant& variant : variants) {
         prepared.push_back({&variant, checker.check(variant), 0});
+        checker.check_plan(variant);
+    }
     std::sort(prepared.begin(), prepared.end(),
               [](const PreparedVariant& a, const PreparedVariant& b) { return a.arch < b.arch; });
     for (std::size_t i = 0; i < prepared.size(); ++i) {
@@ -91,6 +137,27 @@ std::vector<PreparedVariant> prepare(const spec::Spec& spec, const std::vector<V
                                "; expected at most one cache entry per architecture");
         }
         prepared[i].index = static_cast<int>(i);
+    }
+    // The size variants after every architecture's, numbered on; one axis for all.
+    const std::size_t architectures = prepared.size();
+    const SizeDispatchPlan* axis = nullptr;
+    for (std::size_t i = 0; i < architectures; ++i) {
+        const SizeDispatchPlan& plan = prepared[i].variant->by_size;
+        if (plan.ranges.empty()) continue;
+        if (axis != nullptr && axis->arguments != plan.arguments)
+            throw CodegenError(spec.file.string() + ": the variants for " +
+                               prepared[i].variant->arch +
+                               " and another architecture dispatch by the sizes of other "
+                               "arguments; expected one set for every architecture (tune again)");
+        axis = &plan;
+    }
+    for (std::size_t i = 0; i < architectures; ++i) {
+        const SizeDispatchPlan& plan = prepared[i].variant->by_size;
+        if (plan.ranges.empty()) continue;
+        prepared[i].first_size_variant = static_cast<int>(prepared.size());
+        for (const Variant& sized : plan.variants)
+            prepared.push_back(
+                {&sized, prepared[i].arch, static_cast<int>(prepared.size()), static_cast<int>(i)});
     }
     return prepared;
 }

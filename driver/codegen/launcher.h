@@ -24,6 +24,22 @@ class CodegenError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+struct Variant;
+
+// Dispatch by problem size (issue 29): a launch's size is the product of `arguments`' values;
+// `ranges` lie along that axis, each run by the variant that holds the plan (-1) or by one of
+// `variants` (same architecture, their own parameters and images).
+struct SizeDispatchPlan {
+    struct Range {
+        double below = 0.0;  // sizes below this (and not below the previous range's) run it
+        int variant = -1;    // -1: the variant holding the plan; else an index into `variants`
+    };
+    std::vector<std::string> arguments;    // integer scalar or launch arguments: "M", "N", "K"
+    double smallest = 0.0, largest = 0.0;  // the tuned problems' sizes: outside them, untuned
+    std::vector<Range> ranges;             // ascending; the last one's `below` is infinity
+    std::vector<Variant> variants;
+};
+
 struct Variant {       // one tuned cache entry, for one architecture
     std::string arch;  // "sm_90"
     // What was tuned: every spec parameter's value, and how the winner differs from the original
@@ -41,6 +57,7 @@ struct Variant {       // one tuned cache entry, for one architecture
     // a variable at global namespace scope.
     std::map<std::string, std::string> constant_symbols;
     std::string compiler = "nvrtc";  // what compiled the images: "nvrtc" or "nvcc"
+    SizeDispatchPlan by_size;        // no ranges: this variant at every size
 };
 
 struct GeneratedFiles {

@@ -180,11 +180,13 @@ std::string generated_namespace(const spec::Spec& spec) {
     return "optiml_generated_" + spec.name;
 }
 
-std::string render_images(const std::vector<PreparedVariant>& variants,
-                          std::string_view original_prefix) {
-    // The original's images: arrays and tables of their own, which OPTIML_FORCE_ORIGINAL keeps.
-    const bool of_original = !original_prefix.empty();
-    const std::string prefix(original_prefix);
+std::string size_table(const PreparedVariant& variant) {
+    return "size_" + std::to_string(variant.index) + "_table";
+}
+
+std::string render_images(const std::vector<PreparedVariant>& variants, std::string_view prefix_,
+                          bool of_original) {
+    const std::string prefix(prefix_);
     const std::vector<EmbeddedImage> images = embedded_images(variants);
     if (images.empty()) {
         return "// No tuned variants: every device runs the original kernel.\n"
@@ -195,7 +197,9 @@ std::string render_images(const std::vector<PreparedVariant>& variants,
         const Variant& variant = *image.variant->variant;
         const std::string& bytes = image.is_ptx ? variant.ptx : variant.cubin;
         out << "// "
-            << (of_original ? "The original" : "Variant " + std::to_string(image.variant->index))
+            << (of_original ? "The original"
+                            : (image.variant->parent < 0 ? "Variant " : "Size variant ") +
+                                  std::to_string(image.variant->index))
             << " (" << variant.arch << "): " << (image.is_ptx ? "PTX, NUL-terminated" : "CUBIN")
             << ", " << bytes.size() << " bytes.\n"
             << "alignas(64) const unsigned char " << prefix << image.name << "[] = {\n"
@@ -252,13 +256,24 @@ std::string render_source(const spec::Spec& spec, const std::vector<PreparedVari
             << include_directive(spec, spec.source.generic_string()) << "\n";
     out << "namespace " << generated_namespace(spec) << " {\n";
     if (host_code) out << user_kernel_declaration(spec, variants, originals);
+    // The architectures' variants in `table`; each size variant in a table of its own.
+    std::vector<PreparedVariant> by_architecture;
+    std::ostringstream size_tables;
+    for (const PreparedVariant& variant : variants) {
+        if (variant.parent < 0)
+            by_architecture.push_back(variant);
+        else
+            size_tables << render_images({variant}, "size_" + std::to_string(variant.index) + "_")
+                        << "\n";
+    }
     out << "namespace {\n\n"
-        << render_images(variants) << "\n"
-        << render_unused_report(spec, variants);
+        << render_images(by_architecture) << "\n"
+        << size_tables.str() << render_untuned_notes(spec, variants)
+        << render_table_for_size(variants) << render_unused_report(spec, variants);
     for (std::size_t i = 0; host_code && i < originals.size(); ++i) {
         if (originals[i].empty()) continue;
         const std::string prefix = i == 0 ? "original_" : "original_" + std::to_string(i) + "_";
-        out << render_images(originals[i], prefix) << "\n";
+        out << render_images(originals[i], prefix, true) << "\n";
     }
     out << (host_code ? original_kernel_definition(spec, variants, originals)
                       : included_kernel_definition(spec));

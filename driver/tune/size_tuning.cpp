@@ -206,12 +206,11 @@ class ProblemTuning {
                                  : -1.0);
         out["single_variant_loss"] = single;
         const double worst = *std::max_element(single.begin(), single.end());
-        line() << "the launcher ships the winner at the arguments' own values at every size "
-               << "(dispatch by size is not built into the launcher yet); at its worst problem "
-               << (worst < 0 ? std::string("it fails")
-                             : "it is " + std::to_string(std::lround(100 * worst)) +
-                                   "% slower than that problem's best")
-               << "\n";
+        line() << "one variant at every size (the winner at the arguments' own values) would be "
+               << (worst < 0 ? std::string("failing at some problem")
+                             : std::to_string(std::lround(100 * worst)) +
+                                   "% slower than that problem's best at its worst problem")
+               << "; the launcher dispatches by size among the chosen variants\n";
         return out;
     }
 
@@ -244,7 +243,9 @@ class ProblemTuning {
             files_["size_" + n + ".ptx"] = ptx.binary;
             roles_["size_cubin_" + n] = "size_" + n + ".cubin";
             roles_["size_ptx_" + n] = "size_" + n + ".ptx";
-            images[n] = {{"cubin", "size_" + n + ".cubin"}, {"ptx", "size_" + n + ".ptx"}};
+            images[n] = {{"cubin", "size_" + n + ".cubin"},
+                         {"ptx", "size_" + n + ".ptx"},
+                         {"lowered_name", cubin.lowered_name}};
         }
         return images;
     }

@@ -3,7 +3,8 @@
 # (2^14, 2^20 and its own 2^25 elements) tunes at its own size, then at each problem from the
 # winners so far, then times every winner at every problem: the manifest's "sizes" holds a full
 # matrix in which the shipped winner ran everywhere, a dispatch that covers every problem, and
-# explain prints the matrix. Times are printed, never asserted.
+# explain prints the matrix; the launcher built from the entry picks by size where the dispatch
+# chose several variants. Times are printed, never asserted.
 set -euo pipefail
 optiml=$1 source_dir=$2
 source "$(dirname "$0")/skip_without_gpu.sh" "$optiml"
@@ -48,4 +49,27 @@ print("searches:", [s["evaluations"] for s in sizes["searches"]], "evaluations")
 PY
 "$optiml" explain "$work/kernel/saxpy.optiml.json" --cache-dir "$work/cache" | tee "$work/explain.txt"
 grep -q "sizes: tuned at 3 problems" "$work/explain.txt" || fail "explain shows no matrix"
-echo "PASSED: tuned at three sizes, every winner timed at every size, a dispatch chosen"
+# The launcher built from the entry dispatches by size exactly where the dispatch chose more than
+# one variant (each with its images), and compiles.
+"$optiml" build --spec "$work/kernel/saxpy.optiml.json" --archs "$arch" --mode cache-only \
+  --cache-dir "$work/cache" --out "$work/out" 2>&1 | tee "$work/build.log"
+grep -q "sm_$arch: cache hit" "$work/build.log" || fail "the launcher build missed the new entry"
+variants=$(python3 - "$manifest" <<'PY'
+import json, sys
+dispatch = json.load(open(sys.argv[1]))["sizes"]["dispatch"]
+runs = [r["variant"] if r["variant"] == 0 or str(r["variant"]) in dispatch["images"] else 0
+        for r in dispatch["ranges"]]
+print(len([v for i, v in enumerate(runs) if i == 0 or v != runs[i - 1]]))
+PY
+)
+if [ "$variants" -ge 2 ]; then
+  grep -q "table_for_size(dispatch.variant, static_cast<double>(arg_n))" "$work/out/optiml_saxpy.cu" ||
+    fail "the dispatch chose $variants ranges but the launcher does not pick by size"
+else
+  ! grep -q "table_for_size" "$work/out/optiml_saxpy.cu" ||
+    fail "one variant serves every size but the launcher picks by size"
+fi
+nvcc -std=c++17 -arch=sm_$arch -c -I"$source_dir/runtime/include" -I"$work/out/include" \
+  -o "$work/launcher.o" "$work/out/optiml_saxpy.cu" || fail "the generated launcher does not compile"
+echo "PASSED: tuned at three sizes, every winner timed at every size, a dispatch chosen ($variants" \
+  "range(s) in the launcher)"

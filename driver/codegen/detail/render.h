@@ -13,10 +13,14 @@
 namespace optiml::codegen {
 
 // A validated variant and where it sits in the generated tables.
+// The variants of each architecture come first, in architecture order; the variants their
+// size-dispatch plans name follow (`parent` the number of the one whose plan names them).
 struct PreparedVariant {
     const Variant* variant;
-    int arch;   // 90 for "sm_90"
-    int index;  // the launcher's variant number (runtime Image::variant)
+    int arch;                     // 90 for "sm_90"
+    int index;                    // the launcher's variant number (runtime Image::variant)
+    int parent = -1;              // a size variant's: the variant whose plan names it
+    int first_size_variant = -1;  // where this variant's plan's variants are numbered from
 };
 
 // "cudaStream_t stream, int n, const float* x, float* y": the launcher's parameters; each
@@ -65,18 +69,33 @@ std::string render_dispatch_comment(const spec::Spec& spec,
                                     const std::vector<std::string>& notes);
 
 // The embedded images, the Image table and the KernelTable (inside the generated namespace):
-// `table` of the tuned variants; with an `original_prefix` ("original_"), `<prefix>table` of
-// the original's images.
+// `<prefix>table` of `variants`' images; `of_original`: they are the original's
+// ("original_table"), which OPTIML_FORCE_ORIGINAL keeps.
 std::string render_images(const std::vector<PreparedVariant>& variants,
-                          std::string_view original_prefix = "");
+                          std::string_view prefix = "", bool of_original = false);
+
+// The name of the KernelTable of a size variant's images: "size_3_table".
+std::string size_table(const PreparedVariant& variant);
+
+// After render_resolve(): where the variant the device resolved dispatches by problem size, the
+// launch's size picks `chosen` (table_for_size) and resolves `kernel` and `dispatch` from it;
+// each line starts with four spaces. Empty where no variant has a plan. In the generated
+// namespace go render_untuned_notes(), the flags that say once that a size was not tuned, and
+// then render_table_for_size(), the function that picks.
+std::string render_size_choice(const spec::Spec& spec,
+                               const std::vector<PreparedVariant>& variants);
+std::string render_untuned_notes(const spec::Spec& spec,
+                                 const std::vector<PreparedVariant>& variants);
+std::string render_table_for_size(const std::vector<PreparedVariant>& variants);
 
 // The launch geometry of the variant `dispatch.variant` (the original's by default) as a
 // `switch` assigning `geometry`, each line starting with `indent`.
 std::string render_geometry(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                             std::string_view indent);
-// The statements shared by both launch forms: `device`, `kernel` and `dispatch` for the
-// current device (returning on error), and, at the end, the launch of `kernel` (or the
-// original) with `grid`, `block`, `shared_bytes` and the kernel's arguments on `stream`.
+// The statements shared by both launch forms: `device`, `kernel`, `dispatch` and `chosen` (the
+// KernelTable `kernel` came from) for the current device (returning on error), and, at the end,
+// the launch of `kernel` (or the original) with `grid`, `block`, `shared_bytes` and the kernel's
+// arguments on `stream`.
 // `original` is the C++ expression of the original kernel to run where `kernel` is null.
 std::string render_resolve(const spec::Spec& spec);
 std::string render_kernel_launch(const spec::Spec& spec, std::string_view original);

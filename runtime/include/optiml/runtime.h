@@ -9,7 +9,8 @@
 //                             process, at the first launch); for benchmarks and debugging.
 //   OPTIML_VERBOSE=1          at exit, a kernel with tuned variants that was never launched
 //                             through its launcher says so on stderr (a leftover <<<>>> launch
-//                             runs the original kernel); debug builds (no NDEBUG) always do.
+//                             runs the original kernel); a launch at a size outside those a
+//                             kernel was tuned at says so once. Debug builds (no NDEBUG) always do.
 #pragma once
 
 #include <atomic>
@@ -219,6 +220,40 @@ class KernelTable {
     std::atomic<unsigned long long> launches_{0};
     std::mutex mutex_;  // first resolution per device only; never on the launch path
     Slot slots_[max_devices]{};
+};
+
+// Dispatch by problem size: a launch outside the sizes a kernel was tuned at runs the variant of
+// the nearest tuned size; this says so once, on stderr, with OPTIML_VERBOSE or `always`
+// (generated code passes true in builds without NDEBUG). Inside the tuned sizes it is two
+// comparisons: no lock, no allocation.
+class UntunedSizeNote {
+  public:
+    // `axis`: how a launch's size is computed ("M * N * K"); `arch`: the variant's ("sm_90").
+    constexpr UntunedSizeNote(const char* launcher, const char* axis, const char* arch,
+                              double smallest, double largest, bool always) noexcept
+        : launcher_(launcher),
+          axis_(axis),
+          arch_(arch),
+          smallest_(smallest),
+          largest_(largest),
+          always_(always) {}
+    UntunedSizeNote(const UntunedSizeNote&) = delete;
+    UntunedSizeNote& operator=(const UntunedSizeNote&) = delete;
+
+    void note(double size) noexcept {
+        if (size >= smallest_ && size <= largest_) return;
+        say(size);
+    }
+
+  private:
+    void say(double size) noexcept;
+
+    const char* launcher_;
+    const char* axis_;
+    const char* arch_;
+    double smallest_, largest_;
+    bool always_;
+    std::atomic<bool> said_{false};
 };
 
 // The one cheap sign of a leftover <<<>>> launch: at exit, a kernel with tuned variants that no

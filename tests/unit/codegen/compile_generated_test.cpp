@@ -3,8 +3,6 @@
 // without a GPU the launcher must return a cudaError_t; on a GPU the results must be right.
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include "driver/codegen/launcher.h"
 #include "tests/unit/codegen/test_support.h"
 
@@ -27,37 +25,6 @@ std::filesystem::path generate_into(const std::string& label, const spec::Spec& 
     return dir;
 }
 
-// Compiles `source` with nvcc as the tuner would for one configuration: CUBIN and PTX of the
-// same source, and the kernel's lowered name read from the PTX.
-Variant real_variant(const std::filesystem::path& source, const std::filesystem::path& dir,
-                     const std::map<std::string, std::int64_t>& parameters) {
-    std::string defines;
-    for (const auto& [name, value] : parameters)
-        defines += " -D" + name + "=" + std::to_string(value);
-    const std::filesystem::path cubin = dir / "tuned.cubin";
-    const std::filesystem::path ptx = dir / "tuned.ptx";
-    const test::CommandResult cubin_build =
-        run_command(nvcc + " -std=c++17 -cubin -arch=sm_90" + defines + " -o " + quote(cubin) +
-                    " " + quote(source));
-    EXPECT_EQ(cubin_build.exit_code, 0) << cubin_build.output;
-    const test::CommandResult ptx_build =
-        run_command(nvcc + " -std=c++17 -ptx -arch=compute_90" + defines + " -o " + quote(ptx) +
-                    " " + quote(source));
-    EXPECT_EQ(ptx_build.exit_code, 0) << ptx_build.output;
-
-    Variant variant;
-    variant.arch = "sm_90";
-    variant.winner.parameters = parameters;
-    variant.cubin = test::read_file(cubin);
-    variant.ptx = test::read_file(ptx);
-    std::smatch entry;
-    EXPECT_TRUE(std::regex_search(variant.ptx, entry, std::regex(R"(\.entry\s+([A-Za-z0-9_$]+))")));
-    variant.lowered_name = entry.size() > 1 ? entry[1].str() : "";
-    variant.key = "test";
-    variant.summary = "compiled by the test with nvcc";
-    return variant;
-}
-
 test::CommandResult compile_source(const std::filesystem::path& dir, const std::string& name) {
     return run_command(nvcc + " -arch=sm_90 -std=c++17 -c -I" + quote(runtime_include) +
                        " -Xcompiler=-Wall,-Wextra,-Wshadow,-Werror -Werror=all-warnings -o " +
@@ -74,15 +41,6 @@ test::CommandResult compile_header_alone(const std::filesystem::path& dir,
                        "-Werror -I" +
                        quote(dir / "include") + " -I" + quote(runtime_include) + " -isystem " +
                        quote(cuda_include) + " " + quote(user_file));
-}
-
-// In C++20, where OPTIML_CONSTINIT makes the compiler prove the KernelTable constant-initialized.
-test::CommandResult build_program(const std::filesystem::path& dir, const std::string& name,
-                                  const std::string& main_file) {
-    return run_command(nvcc + " -arch=sm_90 -std=c++20 -I" + quote(runtime_include) + " -I" +
-                       quote(dir / "include") + " " + quote(dir / source_path(name)) + " " +
-                       quote(test::data_dir() / main_file) + " " +
-                       test::runtime_library_arguments() + " -o " + quote(dir / "program"));
 }
 
 TEST(CompileGenerated, SaxpySourceCompilesWithNvccAndHeaderWithTheHostCompiler) {
@@ -135,10 +93,10 @@ TEST(CompileGenerated, SaxpyProgramCallsTheLauncherAndGetsAnErrorOrTheRightResul
     const spec::Spec spec = test::load_fixture("saxpy.optiml.json");
     const std::filesystem::path images = test::fresh_directory("saxpy_images");
     const Variant tuned =
-        real_variant(spec.source, images, {{"block_size_x", 512}, {"items_per_thread", 4}});
+        test::real_variant(spec.source, images, {{"block_size_x", 512}, {"items_per_thread", 4}});
     ASSERT_FALSE(tuned.lowered_name.empty());
     const std::filesystem::path dir = generate_into("saxpy_program", spec, {tuned});
-    const test::CommandResult build = build_program(dir, "saxpy", "call_saxpy.cpp");
+    const test::CommandResult build = test::build_program(dir, "saxpy", "call_saxpy.cpp");
     ASSERT_EQ(build.exit_code, 0) << build.output;
     const test::CommandResult run = run_command(quote(dir / "program"));
     EXPECT_EQ(run.exit_code, 0) << run.output;
@@ -155,11 +113,11 @@ TEST(CompileGenerated, TemplatedProgramSetsConstantsOnTheTunedAndTheOriginalKern
     test::write_file(instantiation, "#include \"" + spec.source.string() +
                                         "\"\ntemplate __global__ void scale_rows<float, 3>(int, "
                                         "int, const float*, float*);\n");
-    const Variant tuned = real_variant(
+    const Variant tuned = test::real_variant(
         instantiation, images, {{"block_size_x", 64}, {"block_size_y", 8}, {"reserve_kib", 96}});
     ASSERT_FALSE(tuned.lowered_name.empty());
     const std::filesystem::path dir = generate_into("scale_rows_program", spec, {tuned});
-    const test::CommandResult build = build_program(dir, "scale_rows", "call_scale_rows.cpp");
+    const test::CommandResult build = test::build_program(dir, "scale_rows", "call_scale_rows.cpp");
     ASSERT_EQ(build.exit_code, 0) << build.output;
     const test::CommandResult tuned_run = run_command(quote(dir / "program"));
     EXPECT_EQ(tuned_run.exit_code, 0) << tuned_run.output;
@@ -174,14 +132,15 @@ TEST(CompileGenerated, TemplatedProgramSetsConstantsOnTheTunedAndTheOriginalKern
 TEST(CompileGenerated, LaunchArgumentsAndTheDropInFormCompileAndRun) {
     const spec::Spec spec = test::load_fixture("scale_matrix.optiml.json");
     const std::filesystem::path images = test::fresh_directory("scale_matrix_images");
-    const Variant tuned = real_variant(spec.source, images, {{"block_size_x", 256}});
+    const Variant tuned = test::real_variant(spec.source, images, {{"block_size_x", 256}});
     ASSERT_FALSE(tuned.lowered_name.empty());
     const std::filesystem::path dir = generate_into("scale_matrix_program", spec, {tuned});
     const test::CommandResult source = compile_source(dir, "scale_matrix");
     EXPECT_EQ(source.exit_code, 0) << source.output;
     const test::CommandResult header = compile_header_alone(dir, "scale_matrix");
     EXPECT_EQ(header.exit_code, 0) << header.output;
-    const test::CommandResult build = build_program(dir, "scale_matrix", "call_scale_matrix.cpp");
+    const test::CommandResult build =
+        test::build_program(dir, "scale_matrix", "call_scale_matrix.cpp");
     ASSERT_EQ(build.exit_code, 0) << build.output;
     const test::CommandResult run = run_command("OPTIML_VERBOSE=1 " + quote(dir / "program"));
     EXPECT_EQ(run.exit_code, 0) << run.output;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -84,6 +85,41 @@ std::string quote(const std::filesystem::path& path) {
 
 std::string runtime_library_arguments() {
     return quote(OPTIML_RUNTIME_LIBRARY) + OPTIML_RUNTIME_LINK_FLAGS;
+}
+
+Variant real_variant(const std::filesystem::path& source, const std::filesystem::path& dir,
+                     const std::map<std::string, std::int64_t>& parameters) {
+    std::string defines;
+    for (const auto& [name, value] : parameters)
+        defines += " -D" + name + "=" + std::to_string(value);
+    const std::filesystem::path cubin = dir / "tuned.cubin";
+    const std::filesystem::path ptx = dir / "tuned.ptx";
+    for (const std::string& output :
+         {"-cubin -arch=sm_90 -o " + quote(cubin), "-ptx -arch=compute_90 -o " + quote(ptx)}) {
+        const CommandResult build = run_command(std::string(OPTIML_NVCC) + " -std=c++17 " + output +
+                                                defines + " " + quote(source));
+        if (build.exit_code != 0) throw std::runtime_error(build.output);
+    }
+    Variant variant;
+    variant.arch = "sm_90";
+    variant.winner.parameters = parameters;
+    variant.cubin = read_file(cubin);
+    variant.ptx = read_file(ptx);
+    std::smatch entry;
+    if (!std::regex_search(variant.ptx, entry, std::regex(R"(\.entry\s+([A-Za-z0-9_$]+))")))
+        throw std::runtime_error("no .entry in the PTX of " + source.string());
+    variant.lowered_name = entry[1].str();
+    variant.key = "test";
+    variant.summary = "compiled by the test with nvcc";
+    return variant;
+}
+
+CommandResult build_program(const std::filesystem::path& dir, const std::string& name,
+                            const std::string& main_file) {
+    return run_command(std::string(OPTIML_NVCC) + " -arch=sm_90 -std=c++20 -I" +
+                       quote(OPTIML_RUNTIME_INCLUDE) + " -I" + quote(dir / "include") + " " +
+                       quote(dir / source_path(name)) + " " + quote(data_dir() / main_file) + " " +
+                       runtime_library_arguments() + " -o " + quote(dir / "program"));
 }
 
 }  // namespace optiml::codegen::test

@@ -1,0 +1,97 @@
+// size_plan(): the manifest's "sizes" record as the launcher's dispatch by problem size.
+#include "driver/build/detail/size_plan.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "driver/search/candidate_json.h"
+
+namespace optiml::build {
+namespace {
+
+// A problem's place on the dispatch axis, as the tuning computed it (spec::dispatch_size): the
+// product of the values it sets. Its names go to `names`.
+double problem_size(const nlohmann::json& problem, std::set<std::string>& names) {
+    double size = 1.0;
+    for (const auto& [name, value] : problem.items()) {
+        names.insert(name);
+        size *= value.get<double>();
+    }
+    return size;
+}
+
+// The variant that runs `row` of the matrix: its parameters, its images by the record's file
+// names; false where the entry lacks them.
+bool sized_variant(const cache::Entry& entry, const nlohmann::json& sizes, std::size_t row,
+                   codegen::Variant& variant) {
+    const nlohmann::json& images = sizes.at("dispatch").at("images");
+    const std::string name = std::to_string(row);
+    if (!images.contains(name)) return false;
+    const nlohmann::json& files = images.at(name);
+    const auto file = [&](const char* role) -> std::string {
+        const auto found = entry.files.find(files.at(role).get<std::string>());
+        return found == entry.files.end() ? std::string{} : found->second;
+    };
+    variant.winner = search::read_candidate(sizes.at("variants").at(row));
+    variant.cubin = file("cubin");
+    variant.ptx = file("ptx");
+    variant.lowered_name = files.value("lowered_name", variant.lowered_name);
+    variant.summary = "by size: row " + name + " of the generalisation matrix";
+    return !variant.cubin.empty() || !variant.ptx.empty();
+}
+
+codegen::SizeDispatchPlan read_plan(const cache::Entry& entry, const nlohmann::json& sizes,
+                                    const codegen::Variant& winner) {
+    codegen::SizeDispatchPlan plan;
+    if (!sizes.is_object() || !sizes.contains("dispatch")) return plan;
+    const nlohmann::json& problems = sizes.at("problems");
+    std::set<std::string> first_names;
+    plan.smallest = problem_size(problems.at(0), first_names);
+    for (const nlohmann::json& problem : problems) {
+        std::set<std::string> names;
+        plan.largest = problem_size(problem, names);
+        if (names != first_names) return {};  // no one axis: no dispatch
+    }
+    plan.arguments.assign(first_names.begin(), first_names.end());
+    std::map<std::size_t, int> index_of_row;  // matrix row -> index in plan.variants
+    for (const nlohmann::json& range : sizes.at("dispatch").at("ranges")) {
+        const std::size_t row = range.at("variant").get<std::size_t>();
+        codegen::SizeDispatchPlan::Range out;
+        out.below = range.at("below").is_null() ? std::numeric_limits<double>::infinity()
+                                                : range.at("below").get<double>();
+        if (row != 0 && !index_of_row.contains(row)) {
+            codegen::Variant variant = winner;
+            variant.by_size = {};
+            if (sized_variant(entry, sizes, row, variant)) {
+                index_of_row[row] = static_cast<int>(plan.variants.size());
+                plan.variants.push_back(std::move(variant));
+            } else {
+                index_of_row[row] = -1;  // no images: the winner runs its range
+            }
+        }
+        out.variant = row == 0 ? -1 : index_of_row.at(row);
+        // Adjacent ranges of one variant are one range: the later boundary.
+        if (!plan.ranges.empty() && plan.ranges.back().variant == out.variant)
+            plan.ranges.back().below = out.below;
+        else
+            plan.ranges.push_back(out);
+    }
+    if (plan.ranges.size() < 2) return {};  // one variant at every size
+    return plan;
+}
+
+}  // namespace
+
+codegen::SizeDispatchPlan size_plan(const cache::Entry& entry, const cache::EntryManifest& manifest,
+                                    const codegen::Variant& winner, std::string& note) {
+    try {
+        return read_plan(entry, manifest.sizes, winner);
+    } catch (const nlohmann::json::exception& error) {
+        note = manifest.arch + ": the entry's \"sizes\" record is malformed (" + error.what() +
+               "); no dispatch by size (tune it again: OPTIML_MODE=retune)";
+        return {};
+    }
+}
+
+}  // namespace optiml::build
