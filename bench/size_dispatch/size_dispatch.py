@@ -79,7 +79,7 @@ def launcher_times(optiml, spec, folder, problems):
         if run.returncode != 0:
             return f"launcher timing failed: {' '.join(step)}:\n{run.stdout}{run.stderr}"
     generated = (out / "optiml_reduction.cu").read_text()
-    picks = "dispatches by size" if "table_for_size" in generated else "one variant at every size"
+    picks = "dispatches by size" if "table_for_size" in generated else "the winner at every size"
     return (f"Through the generated launcher ({picks}), one program, medians of 51 launches "
             f"(kernel) and of 1001 batches of 128 (host enqueue):\n\n{run.stdout}")
 

@@ -12,7 +12,7 @@
 namespace optiml::build {
 
 // `winner`: the entry's shipped variant (row 0 of the matrix). No ranges where the entry has no
-// dispatch (a spec without problems, an entry from before, one variant for every size), or where
+// dispatch (a spec without problems, an entry from before, the winner at every size), or where
 // the problems do not all set the same arguments; a range whose variant's images the entry lacks
 // runs the winner. A malformed record is no dispatch, said in `note`.
 codegen::SizeDispatchPlan size_plan(const cache::Entry& entry, const cache::EntryManifest& manifest,

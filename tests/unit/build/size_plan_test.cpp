@@ -105,11 +105,27 @@ TEST(SizePlan, EntriesWithoutAUsableDispatchHaveNoPlan) {
     nlohmann::json one = record();
     one["dispatch"]["ranges"] = nlohmann::json::parse(
         R"([{"variant": 0, "first_problem": 0, "last_problem": 3, "below": null}])");
-    EXPECT_TRUE(plan_of(one).ranges.empty()) << "one variant at every size";
+    EXPECT_TRUE(plan_of(one).ranges.empty()) << "the winner at every size";
     nlohmann::json two_axes = record();
     two_axes["problems"][1] = {{"n", 65536}, {"m", 2}};
     EXPECT_TRUE(plan_of(two_axes).ranges.empty()) << "problems that set other arguments";
     EXPECT_TRUE(note.empty()) << note;
+}
+
+// The dispatch may find another variant within 3% of every problem's best where the winner at
+// the arguments' own values is not: that variant runs every size.
+TEST(SizePlan, AnotherSingleVariantRunsEverySize) {
+    nlohmann::json sizes = record();
+    sizes["dispatch"]["ranges"] = nlohmann::json::parse(
+        R"([{"variant": 1, "first_problem": 0, "last_problem": 3, "below": null}])");
+    const Fixture f = fixture(sizes);
+    std::string note;
+    const codegen::SizeDispatchPlan plan = size_plan(f.entry, f.manifest, f.winner, note);
+    ASSERT_EQ(plan.ranges.size(), 1u);
+    EXPECT_EQ(plan.ranges[0].variant, 0);
+    EXPECT_TRUE(std::isinf(plan.ranges[0].below));
+    ASSERT_EQ(plan.variants.size(), 1u);
+    EXPECT_EQ(plan.variants[0].cubin, "C1");
 }
 
 TEST(SizePlan, AMalformedRecordIsNoDispatchAndSaysWhy) {
