@@ -135,6 +135,8 @@ def main():
                  f"own values, then {[s['evaluations'] for s in sizes['searches']]} at the "
                  f"problems: {cost} in all, {wall:.0f} s wall (the matrix's timings included).")
         record[name] = {"manifest_sizes": sizes, "evaluations": cost, "wall_s": wall}
+        # What is known so far, in case the independent tunings run out of time.
+        (out / "size_dispatch.md").write_text("# Dispatch by problem size\n\n" + "\n".join(report + [text]))
         if args.independent:
             alone = 0
             for i, problem in enumerate(PROBLEMS[name][1]):
