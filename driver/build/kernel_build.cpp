@@ -195,6 +195,9 @@ bool resolve_archs(const BuildOptions& options, const spec::Spec& spec,
             std::string note;
             variant.by_size = size_plan(*result->entry, result->manifest, variant, note);
             if (!note.empty()) outcome.notes.push_back(note);
+            if (!variant.by_size.ranges.empty())
+                log << "optiml: " << spec.name << ": " << variant.arch << ": dispatches "
+                    << describe_plan(spec, variant.by_size) << "\n";
             outcome.variants.push_back(std::move(variant));
         } else {
             outcome.fallbacks[result->fallback_reason].push_back(identity::arch_name(arch));

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "driver/base/format.h"
 #include "driver/search/candidate_json.h"
 
 namespace optiml::build {
@@ -94,6 +95,28 @@ codegen::SizeDispatchPlan size_plan(const cache::Entry& entry, const cache::Entr
                "); no dispatch by size (tune it again: OPTIML_MODE=retune)";
         return {};
     }
+}
+
+std::string describe_plan(const spec::Spec& spec, const codegen::SizeDispatchPlan& plan) {
+    std::string axis, text;
+    for (const std::string& name : plan.arguments) axis += (axis.empty() ? "" : " * ") + name;
+    for (const codegen::SizeDispatchPlan::Range& range : plan.ranges) {
+        std::string runs = "the winner";
+        if (range.variant >= 0) {
+            runs.clear();
+            for (const spec::Parameter& parameter : spec.parameters) {
+                const auto& values =
+                    plan.variants[static_cast<std::size_t>(range.variant)].winner.parameters;
+                if (const auto found = values.find(parameter.name); found != values.end())
+                    runs += (runs.empty() ? "" : " ") + parameter.name + "=" +
+                            std::to_string(found->second);
+            }
+        }
+        text += (text.empty() ? "" : ", ") + runs +
+                (std::isinf(range.below) ? (text.empty() ? " at every size" : " above")
+                                         : " below " + base::format::number(range.below));
+    }
+    return "by size (" + axis + "): " + text;
 }
 
 }  // namespace optiml::build
