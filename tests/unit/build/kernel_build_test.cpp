@@ -1,6 +1,7 @@
 // `optiml build` on a machine without a GPU (a scripted worker that lists none), against the
 // saxpy example's committed seed cache: which entry each mode embeds and what it says.
 #include "driver/build/kernel_build.h"
+#include "cache/store.h"
 #include "tests/unit/build/build_test_support.h"
 
 #include <gtest/gtest.h>
@@ -48,6 +49,51 @@ TEST_F(KernelBuildTest, AutoModeEmbedsTheSeedEntry) {
     EXPECT_NE(log.find("sm_90: cache hit"), std::string::npos) << log;
     EXPECT_EQ(count(log, "optiml: warning"), 0) << log;
     EXPECT_NE(generated().find("vector_size=4"), std::string::npos);
+}
+
+// The seed's entry with a dispatch by size (as tune/size_tuning.cpp records one), put in the
+// local cache: the launcher built from it picks by the launch's n, and the build line says how.
+TEST_F(KernelBuildTest, AnEntryWithADispatchBySizeBuildsALauncherThatPicksBySize) {
+    const cache::Store seed(options_.seeds.front(), true);
+    cache::Entry entry = *seed.inspect(seed.keys().front());
+    entry.directory.clear();
+    entry.manifest.erase("sha256");
+    entry.manifest.erase("signature");
+    // Variant 1: the winner's images under the size files' names, at another block size.
+    entry.files["size_1.cubin"] = entry.files.at("kernel.cubin");
+    entry.files["size_1.ptx"] = entry.files.at("kernel.ptx");
+    nlohmann::json small = {{"parameters", entry.manifest["parameters"]}};
+    small["parameters"]["block_size_x"] = 128;
+    entry.manifest["sizes"] = {
+        {"problems", {{{"n", 4096}}, {{"n", 16777216}}}},
+        {"variants", {{{"parameters", entry.manifest["parameters"]}}, small}},
+        {"times_ms", {{2.0, 1.0}, {1.0, 2.0}}},
+        {"dispatch",
+         {{"variants", {0, 1}},
+          {"ranges",
+           {{{"variant", 1}, {"first_problem", 0}, {"last_problem", 0}, {"below", 262144.0}},
+            {{"variant", 0}, {"first_problem", 1}, {"last_problem", 1}, {"below", nullptr}}}},
+          {"loss", {0, 0}},
+          {"images",
+           {{"1",
+             {{"cubin", "size_1.cubin"},
+              {"ptx", "size_1.ptx"},
+              {"lowered_name", entry.manifest["lowered_name"]}}}}}}}};
+    entry.manifest["files"]["size_cubin_1"] = "size_1.cubin";
+    entry.manifest["files"]["size_ptx_1"] = "size_1.ptx";
+    cache::Store(options_.cache_dir).put(entry);
+
+    const std::string log = build();
+    EXPECT_NE(log.find("sm_90: dispatches by size (n): block_size_x=128 items_per_thread=1 "
+                       "vector_size=4 below 2.62e+05, the winner above"),
+              std::string::npos)
+        << log;
+    const std::string source = generated();
+    EXPECT_NE(source.find("table_for_size(dispatch.variant, static_cast<double>(arg_n))"),
+              std::string::npos);
+    EXPECT_NE(source.find("if (size < 262144.0) return &size_1_table;"), std::string::npos)
+        << source.substr(0, 4000);
+    EXPECT_NE(source.find("case 1:  // sm_90 by size: block_size_x=128"), std::string::npos);
 }
 
 TEST_F(KernelBuildTest, AMissingArchitectureWarnsOnceAndKeepsTheOriginal) {
