@@ -25,10 +25,13 @@ inline constexpr std::size_t kMinPatience = 100;
 
 // Tracks the search's progress as results arrive and says when it has converged: it has spent
 // as many evaluations without a meaningful gain as it took to reach its last one, and at least
-// kMinPatience. A search that keeps gaining keeps going; one that found its best early stops
-// early.
+// its patience (kMinPatience unless the budget says otherwise). A search that keeps gaining keeps
+// going; one that found its best early stops early.
 class Convergence {
   public:
+    // `patience`: the fewest evaluations without a gain that count as converged.
+    explicit Convergence(std::size_t patience = kMinPatience) : patience_(patience) {}
+
     // One more result (in arrival order): its median when it succeeded, none when it failed.
     void observe(bool ok, double median_ms);
     bool converged() const;
@@ -38,6 +41,7 @@ class Convergence {
     std::string text() const;
 
   private:
+    std::size_t patience_;
     std::size_t evaluations_ = 0;
     std::size_t last_gain_at_ = 0;  // evaluations when the last meaningful gain arrived
     double gain_best_ms_ = 0.0;     // the best as of that gain (0: nothing succeeded yet)

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/search/budget_fit.h"
 #include "driver/search/candidate.h"
 
 namespace optiml::search {
@@ -102,6 +103,10 @@ struct Budget {
     // Stop once the search has converged (budget_fit.h: Convergence), before the budget is spent:
     // for budgets fitted to the space, which nobody chose.
     bool stop_when_converged = false;
+    // The evaluations without a gain that count as converged (budget_fit.h): at least this many,
+    // and as many as it took to reach the last gain. A search that starts from priors another
+    // search found (a later problem's) needs less proof that nothing better is near.
+    std::size_t patience = kMinPatience;
     // Stop proposing once this says the result so far is enough (a benchmark that has measured
     // what it reports); what is in flight still comes back. Empty: never.
     std::function<bool(const Result&)> enough = {};

@@ -70,12 +70,18 @@ std::unique_ptr<ProblemRun> open_problem(const TuneRequest& request,
 
 // The problem's own search: parameters only, from the winners so far, half the budget's
 // evaluations and time, stopping once converged.
+// A later problem's search starts from the winners so far, which were the best of whole searches:
+// it has converged once this many evaluations in a row found nothing 1% faster (a first search
+// waits search::kMinPatience, for want of any such start).
+constexpr std::size_t kProblemPatience = 30;
+
 search::Result search_problem(const TuneRequest& request, ProblemRun& run,
                               const std::vector<search::Candidate>& winners) {
     search::Budget budget = request.budget;
     budget.evaluations = std::max(8, request.budget.evaluations / 2);
     budget.seconds = request.budget.seconds / 2;
     budget.stop_when_converged = true;
+    budget.patience = kProblemPatience;
     for (const search::Candidate& winner : winners) budget.priors.push_back(winner.parameters);
     const search::Space space = tuning_space(run.spec);
     return search::run_search(space, *run.evaluator, budget);

@@ -43,6 +43,27 @@ TEST(Convergence, StopsAfterAsManyEvaluationsWithoutAGainAsTheGainTookAndAtLeast
     EXPECT_TRUE(late.converged());
 }
 
+// A search that starts from what earlier searches found (a later problem's) is given less
+// patience: it converges after that many evaluations without a gain, still no earlier than the
+// gain took.
+TEST(Convergence, ASmallerPatienceStopsSoonerButNeverBeforeTheGainTook) {
+    Convergence primed(30);
+    primed.observe(true, 5.0);  // the prior is the best
+    for (int i = 0; i < 29; ++i) primed.observe(true, 6.0);
+    EXPECT_FALSE(primed.converged());
+    primed.observe(true, 6.0);
+    EXPECT_TRUE(primed.converged());
+    EXPECT_EQ(primed.text(), "no gain of 1% in the 30 evaluations since evaluation 1");
+
+    Convergence gaining(30);  // a gain at evaluation 50 needs 50 more without one
+    for (int i = 0; i < 49; ++i) gaining.observe(true, 10.0);
+    gaining.observe(true, 8.0);
+    for (int i = 0; i < 49; ++i) gaining.observe(true, 9.0);
+    EXPECT_FALSE(gaining.converged());
+    gaining.observe(true, 9.0);
+    EXPECT_TRUE(gaining.converged());
+}
+
 TEST(Convergence, GainsUnderOnePercentAndFailuresAreNotProgressAndNothingConvergesBeforeASuccess) {
     Convergence c;
     for (std::size_t i = 0; i < 3 * kMinPatience; ++i) c.observe(false, 0.0);
@@ -75,6 +96,19 @@ TEST(SearchStop, AFittedBudgetStopsOnceConvergedAndSaysWhy) {
                                       std::to_string(result.trace.size() - 1) +
                                       " evaluations since evaluation 1");
     EXPECT_FALSE(result.stopped_by_time);
+}
+
+// The budget's patience reaches the search: a later problem's (size tuning) stops sooner.
+TEST(SearchStop, TheBudgetsPatienceDecidesWhenItHasConverged) {
+    testing::SyntheticEvaluator evaluator([](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") + c.at("p1") + c.at("p2"));
+    });
+    Budget budget{1000, 1e9, "random"};
+    budget.stop_when_converged = true;
+    budget.patience = 30;
+    const Result result = run_search(flat_space(), evaluator, budget);
+    EXPECT_GE(result.trace.size(), 1u + 30u);
+    EXPECT_LT(result.trace.size(), 1u + 30u + kDefaultBatchSize);
 }
 
 TEST(SearchStop, AGivenBudgetIsSpentWhateverTheProgressAndSaysSo) {
