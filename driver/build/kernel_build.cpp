@@ -197,7 +197,7 @@ bool resolve_archs(const BuildOptions& options, const spec::Spec& spec,
             if (!note.empty()) outcome.notes.push_back(note);
             if (!variant.by_size.ranges.empty())
                 log << "optiml: " << spec.name << ": " << variant.arch << ": dispatches "
-                    << describe_plan(spec, variant.by_size) << "\n";
+                    << describe_plan(variant.by_size) << "\n";
             outcome.variants.push_back(std::move(variant));
         } else {
             outcome.fallbacks[result->fallback_reason].push_back(identity::arch_name(arch));

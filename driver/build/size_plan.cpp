@@ -2,24 +2,30 @@
 #include "driver/build/detail/size_plan.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
-#include <set>
+#include <map>
+#include <vector>
 
 #include "driver/base/format.h"
 #include "driver/search/candidate_json.h"
+#include "driver/search/search.h"
 
 namespace optiml::build {
 namespace {
 
-// A problem's place on the dispatch axis, as the tuning computed it (spec::dispatch_size): the
-// product of the values it sets. Its names go to `names`.
-double problem_size(const nlohmann::json& problem, std::set<std::string>& names) {
-    double size = 1.0;
-    for (const auto& [name, value] : problem.items()) {
-        names.insert(name);
-        size *= value.get<double>();
-    }
+// A problem of the record, as the tuning wrote it (its scalars).
+spec::ProblemSize read_problem(const nlohmann::json& problem) {
+    spec::ProblemSize size;
+    for (const auto& [name, value] : problem.items())
+        size.scalars[name] = value.get<std::int64_t>();
     return size;
+}
+
+std::vector<std::string> names_of(const spec::ProblemSize& problem) {
+    std::vector<std::string> names;
+    for (const auto& [name, value] : problem.scalars) names.push_back(name);
+    return names;
 }
 
 // The variant that runs `row` of the matrix: its parameters, its images by the record's file
@@ -47,14 +53,13 @@ codegen::SizeDispatchPlan read_plan(const cache::Entry& entry, const nlohmann::j
     codegen::SizeDispatchPlan plan;
     if (!sizes.is_object() || !sizes.contains("dispatch")) return plan;
     const nlohmann::json& problems = sizes.at("problems");
-    std::set<std::string> first_names;
-    plan.smallest = problem_size(problems.at(0), first_names);
-    for (const nlohmann::json& problem : problems) {
-        std::set<std::string> names;
-        plan.largest = problem_size(problem, names);
-        if (names != first_names) return {};  // no one axis: no dispatch
+    plan.arguments = names_of(read_problem(problems.at(0)));
+    plan.smallest = spec::dispatch_size(read_problem(problems.at(0)));
+    for (const nlohmann::json& record : problems) {
+        const spec::ProblemSize problem = read_problem(record);
+        if (names_of(problem) != plan.arguments) return {};  // no one axis: no dispatch
+        plan.largest = spec::dispatch_size(problem);
     }
-    plan.arguments.assign(first_names.begin(), first_names.end());
     std::map<std::size_t, int> index_of_row;  // matrix row -> index in plan.variants
     for (const nlohmann::json& range : sizes.at("dispatch").at("ranges")) {
         const std::size_t row = range.at("variant").get<std::size_t>();
@@ -97,26 +102,18 @@ codegen::SizeDispatchPlan size_plan(const cache::Entry& entry, const cache::Entr
     }
 }
 
-std::string describe_plan(const spec::Spec& spec, const codegen::SizeDispatchPlan& plan) {
-    std::string axis, text;
-    for (const std::string& name : plan.arguments) axis += (axis.empty() ? "" : " * ") + name;
+std::string describe_plan(const codegen::SizeDispatchPlan& plan) {
+    std::string text;
     for (const codegen::SizeDispatchPlan::Range& range : plan.ranges) {
-        std::string runs = "the winner";
-        if (range.variant >= 0) {
-            runs.clear();
-            for (const spec::Parameter& parameter : spec.parameters) {
-                const auto& values =
-                    plan.variants[static_cast<std::size_t>(range.variant)].winner.parameters;
-                if (const auto found = values.find(parameter.name); found != values.end())
-                    runs += (runs.empty() ? "" : " ") + parameter.name + "=" +
-                            std::to_string(found->second);
-            }
-        }
+        const std::string runs =
+            range.variant < 0 ? "the winner"
+                              : search::format_candidate(
+                                    plan.variants[static_cast<std::size_t>(range.variant)].winner);
         text += (text.empty() ? "" : ", ") + runs +
                 (std::isinf(range.below) ? (text.empty() ? " at every size" : " above")
                                          : " below " + base::format::number(range.below));
     }
-    return "by size (" + axis + "): " + text;
+    return "by size (" + codegen::size_axis_text(plan) + "): " + text;
 }
 
 }  // namespace optiml::build

@@ -34,12 +34,10 @@ std::string joined(const std::vector<std::string>& items) {
 std::string size_ranges_text(const spec::Spec& spec, const std::vector<PreparedVariant>& variants,
                              const PreparedVariant& owner) {
     const SizeDispatchPlan& plan = owner.variant->by_size;
-    std::string axis;
-    for (const std::string& name : plan.arguments) axis += (axis.empty() ? "" : " * ") + name;
-    std::string out =
-        comment("by problem size (" + axis + ", tuned from " + base::format::number(plan.smallest) +
-                    " to " + base::format::number(plan.largest) + "):",
-                "    ");
+    std::string out = comment("by problem size (" + size_axis_text(plan) + ", tuned from " +
+                                  base::format::number(plan.smallest) + " to " +
+                                  base::format::number(plan.largest) + "):",
+                              "    ");
     double from = 0.0;
     for (const SizeDispatchPlan::Range& range : plan.ranges) {
         const std::string where =
@@ -48,15 +46,13 @@ std::string size_ranges_text(const spec::Spec& spec, const std::vector<PreparedV
                 : (from == 0.0 ? std::string("below ")
                                : "from " + base::format::number(from) + " below ") +
                       base::format::number(range.below);
-        if (range.variant < 0) {
-            out += comment(where + ": this variant", "      ");
-        } else {
-            const PreparedVariant& sized =
-                variants[static_cast<std::size_t>(owner.first_size_variant + range.variant)];
-            out += comment(where + ": variant " + std::to_string(sized.index) + ", " +
-                               parameters_text(spec, sized.variant->winner.parameters) + "; " +
-                               images_text(*sized.variant, sized.arch),
+        if (const PreparedVariant* sized = size_variant(variants, owner, range)) {
+            out += comment(where + ": variant " + std::to_string(sized->index) + ", " +
+                               parameters_text(spec, sized->variant->winner.parameters) + "; " +
+                               images_text(*sized->variant, sized->arch),
                            "      ");
+        } else {
+            out += comment(where + ": this variant", "      ");
         }
         from = range.below;
     }

@@ -150,10 +150,6 @@ std::vector<PreparedVariant> prepare(const spec::Spec& spec, const std::vector<V
                                " and another architecture dispatch by the sizes of other "
                                "arguments; expected one set for every architecture (tune again)");
         axis = &plan;
-    }
-    for (std::size_t i = 0; i < architectures; ++i) {
-        const SizeDispatchPlan& plan = prepared[i].variant->by_size;
-        if (plan.ranges.empty()) continue;
         prepared[i].first_size_variant = static_cast<int>(prepared.size());
         for (const Variant& sized : plan.variants)
             prepared.push_back(

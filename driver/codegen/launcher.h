@@ -40,6 +40,9 @@ struct SizeDispatchPlan {
     std::vector<Variant> variants;
 };
 
+// "M * N * K": how a launch's size is computed along `plan`'s axis.
+std::string size_axis_text(const SizeDispatchPlan& plan);
+
 struct Variant {       // one tuned cache entry, for one architecture
     std::string arch;  // "sm_90"
     // What was tuned: every spec parameter's value, and how the winner differs from the original

@@ -20,13 +20,6 @@ std::string size_literal(double size) {
     return out;
 }
 
-// "M * N * K": how a launch's size is computed.
-std::string axis_text(const SizeDispatchPlan& plan) {
-    std::string text;
-    for (const std::string& name : plan.arguments) text += (text.empty() ? "" : " * ") + name;
-    return text;
-}
-
 std::string untuned_note(const PreparedVariant& variant) {
     return "untuned_size_" + std::to_string(variant.index);
 }
@@ -38,8 +31,8 @@ bool has_plan(const PreparedVariant& variant) {
 // The table that runs `range` of `owner`'s plan.
 std::string range_table(const std::vector<PreparedVariant>& variants, const PreparedVariant& owner,
                         const SizeDispatchPlan::Range& range) {
-    if (range.variant < 0) return "table";
-    return size_table(variants[static_cast<std::size_t>(owner.first_size_variant + range.variant)]);
+    const PreparedVariant* sized = size_variant(variants, owner, range);
+    return sized == nullptr ? "table" : size_table(*sized);
 }
 
 // The arguments of the launchers' size: every plan's (prepare() checks that they agree).
@@ -50,6 +43,19 @@ const SizeDispatchPlan* first_plan(const std::vector<PreparedVariant>& variants)
 }
 
 }  // namespace
+
+std::string size_axis_text(const SizeDispatchPlan& plan) {
+    std::string text;
+    for (const std::string& name : plan.arguments) text += (text.empty() ? "" : " * ") + name;
+    return text;
+}
+
+const PreparedVariant* size_variant(const std::vector<PreparedVariant>& variants,
+                                    const PreparedVariant& owner,
+                                    const SizeDispatchPlan::Range& range) {
+    if (range.variant < 0) return nullptr;
+    return &variants[static_cast<std::size_t>(owner.first_size_variant + range.variant)];
+}
 
 std::string render_table_for_size(const std::vector<PreparedVariant>& variants) {
     if (first_plan(variants) == nullptr) return "";
@@ -88,7 +94,7 @@ std::string render_size_choice(const spec::Spec& spec,
     if (plan == nullptr) return "";
     const std::string generated = "::" + generated_namespace(spec) + "::";
     std::ostringstream out;
-    out << "    // Dispatch by problem size: a launch's size is " << axis_text(*plan) << ".\n"
+    out << "    // Dispatch by problem size: a launch's size is " << size_axis_text(*plan) << ".\n"
         << "    chosen = " << generated << "table_for_size(dispatch.variant, ";
     for (std::size_t i = 0; i < plan->arguments.size(); ++i)
         out << (i == 0 ? "" : " * ") << "static_cast<double>(" << arg_prefix << plan->arguments[i]
@@ -108,9 +114,9 @@ std::string render_untuned_notes(const spec::Spec& spec,
         if (!has_plan(owner)) continue;
         const SizeDispatchPlan& plan = owner.variant->by_size;
         const std::string arguments =
-            "(" + string_literal("optiml::" + spec.name) + ", " + string_literal(axis_text(plan)) +
-            ", " + string_literal(owner.variant->arch) + ", " + size_literal(plan.smallest) + ", " +
-            size_literal(plan.largest) + ", ";
+            "(" + string_literal("optiml::" + spec.name) + ", " +
+            string_literal(size_axis_text(plan)) + ", " + string_literal(owner.variant->arch) +
+            ", " + size_literal(plan.smallest) + ", " + size_literal(plan.largest) + ", ";
         out << "// Says once that a launch lies outside the sizes " << owner.variant->arch
             << " was tuned at.\n"
             << "#ifdef NDEBUG\n"

@@ -68,13 +68,13 @@ std::unique_ptr<ProblemRun> open_problem(const TuneRequest& request,
     return run;
 }
 
-// The problem's own search: parameters only, from the winners so far, half the budget's
-// evaluations and time, stopping once converged.
 // A later problem's search starts from the winners so far, which were the best of whole searches:
 // it has converged once this many evaluations in a row found nothing 1% faster (a first search
 // waits search::kMinPatience, for want of any such start).
 constexpr std::size_t kProblemPatience = 30;
 
+// The problem's own search: parameters only, from the winners so far, half the budget's
+// evaluations and time, stopping once converged.
 search::Result search_problem(const TuneRequest& request, ProblemRun& run,
                               const std::vector<search::Candidate>& winners) {
     search::Budget budget = request.budget;

@@ -19,7 +19,7 @@ codegen::SizeDispatchPlan size_plan(const cache::Entry& entry, const cache::Entr
                                     const codegen::Variant& winner, std::string& note);
 
 // "by size (n): block_size_x=64 below 1.31e+05, the winner below 4.19e+06, block_size_x=256
-// above": the build line of a plan with ranges.
-std::string describe_plan(const spec::Spec& spec, const codegen::SizeDispatchPlan& plan);
+// above" (each variant as search::format_candidate writes it): the build line of a plan.
+std::string describe_plan(const codegen::SizeDispatchPlan& plan);
 
 }  // namespace optiml::build

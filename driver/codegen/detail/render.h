@@ -74,6 +74,11 @@ std::string render_dispatch_comment(const spec::Spec& spec,
 std::string render_images(const std::vector<PreparedVariant>& variants,
                           std::string_view prefix = "", bool of_original = false);
 
+// The size variant that runs `range` of `owner`'s plan; nullptr where `owner` runs it.
+const PreparedVariant* size_variant(const std::vector<PreparedVariant>& variants,
+                                    const PreparedVariant& owner,
+                                    const SizeDispatchPlan::Range& range);
+
 // The name of the KernelTable of a size variant's images: "size_3_table".
 std::string size_table(const PreparedVariant& variant);
 

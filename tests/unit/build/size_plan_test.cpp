@@ -82,10 +82,7 @@ TEST(SizePlan, RowsBecomeSizeVariantsWithTheirImagesAndAdjacentRangesMerge) {
 TEST(SizePlan, TheBuildLineSaysWhichVariantRunsWhichSizes) {
     const Fixture f = fixture(record());
     std::string note;
-    spec::Spec spec;
-    spec.parameters.push_back({});
-    spec.parameters.back().name = "block_size_x";
-    EXPECT_EQ(describe_plan(spec, size_plan(f.entry, f.manifest, f.winner, note)),
+    EXPECT_EQ(describe_plan(size_plan(f.entry, f.manifest, f.winner, note)),
               "by size (n): block_size_x=64 below 8.19e+03, the winner below 5.24e+05, "
               "block_size_x=1024 above");
 }
