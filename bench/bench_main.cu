@@ -21,25 +21,12 @@
 #include <optiml/saxpy.h>
 #include <optiml/tiny.h>
 
+#include "event_timing.cuh"
 #include "original_kernels.h"
-
-#define CHECK(call)                                                            \
-    do {                                                                       \
-        cudaError_t status_ = (call);                                          \
-        if (status_ != cudaSuccess) {                                          \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                         cudaGetErrorString(status_));                         \
-            std::exit(1);                                                      \
-        }                                                                      \
-    } while (0)
 
 namespace {
 
-struct Timing {
-    double median_ms;
-    double min_ms;
-    double max_ms;
-};
+using bench::Timing;
 
 // Median of `runs` launches of `work`, each after overwriting a buffer twice the L2 size.
 Timing time_kernel(cudaStream_t stream, const std::function<void()>& work, int runs = 50) {
@@ -52,26 +39,9 @@ Timing time_kernel(cudaStream_t stream, const std::function<void()>& work, int r
         flush_bytes = 2 * static_cast<size_t>(l2);
         CHECK(cudaMalloc(&flush, flush_bytes));
     }
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < 3; ++i) work();
-    std::vector<double> times;
-    for (int i = 0; i < runs; ++i) {
+    return bench::time_with_events(stream, work, 3, runs, [&](int i) {
         CHECK(cudaMemsetAsync(flush, i, flush_bytes, stream));
-        CHECK(cudaEventRecord(start, stream));
-        work();
-        CHECK(cudaEventRecord(stop, stream));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    CHECK(cudaGetLastError());
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(times.begin(), times.end());
-    return {times[times.size() / 2], times.front(), times.back()};
+    });
 }
 
 void fill_random(float* device, size_t count, unsigned seed) {

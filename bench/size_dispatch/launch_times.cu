@@ -7,21 +7,14 @@
 //   launch_times <n>...
 #include GENERATED
 
+#include "../event_timing.cuh"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <vector>
-
-#define CHECK(call)                                                               \
-    do {                                                                          \
-        const cudaError_t status_ = (call);                                       \
-        if (status_ != cudaSuccess) {                                             \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(status_)); \
-            std::exit(1);                                                         \
-        }                                                                         \
-    } while (0)
 
 namespace {
 
@@ -34,23 +27,7 @@ void direct(cudaStream_t stream, int n, const float* x, float* partials) {
 }
 
 double median_kernel_ms(cudaStream_t stream, const std::function<void()>& launch) {
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < 5; ++i) launch();
-    std::vector<double> times;
-    for (int i = 0; i < 51; ++i) {
-        CHECK(cudaEventRecord(start, stream));
-        launch();
-        CHECK(cudaEventRecord(stop, stream));
-        CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    CHECK(cudaGetLastError());
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
+    return bench::time_with_events(stream, launch, 5, 51).median_ms;
 }
 
 // Host time to enqueue a launch, in batches small enough that the queue never fills; the two
