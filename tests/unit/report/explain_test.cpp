@@ -101,8 +101,8 @@ TEST(Explain, ShowsTheLlmLayersEarMetricsJudgeAndRejections) {
 }
 
 // A tuning across problem sizes: the matrix as a heat map (fractions of each problem's best, the
-// cells within 3% marked), the dispatch with the problems each variant serves, and what the one
-// shipped variant loses at its worst problem.
+// cells within 3% marked), the dispatch with the problems each variant serves, and what the
+// launcher runs: by size, or the winner at every size with what it loses at its worst problem.
 TEST(Explain, ShowsTheGeneralisationMatrixAndTheDispatchOfATuningAcrossSizes) {
     nlohmann::json m = manifest_with_tree();
     m["sizes"] = nlohmann::json::parse(R"({
@@ -127,8 +127,18 @@ TEST(Explain, ShowsTheGeneralisationMatrixAndTheDispatchOfATuningAcrossSizes) {
                         "for n=1048576 and above"),
               std::string::npos)
         << text;
-    EXPECT_NE(text.find("at n=1048576 it takes 1.5x that problem's best"), std::string::npos)
+    EXPECT_NE(text.find("launcher: dispatches by size as above (where the entry holds each "
+                        "variant's images); variant 0 alone would take 1.5x that problem's best "
+                        "at n=1048576"),
+              std::string::npos)
         << text;
+    // A dispatch that keeps the winner at every size: the launcher runs it, and says what it loses.
+    m["sizes"]["dispatch"]["ranges"] = nlohmann::json::parse(
+        R"([{"variant": 0, "first_problem": 0, "last_problem": 2, "below": null}])");
+    EXPECT_NE(explain(typed(m), none)
+                  .find("launcher: variant 0 at every size; at n=1048576 it takes 1.5x that "
+                        "problem's best"),
+              std::string::npos);
     m["sizes"]["times_ms"] = "no";
     EXPECT_THROW(explain(typed(m), none), std::runtime_error);
 }
