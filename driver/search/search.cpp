@@ -170,6 +170,13 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
             stopped_by_time = true;
             in_flight -= evaluator.cancel_pending();
         }
+        if (!stopped_by_time && run.stopping()) {
+            // Converged (or the caller has what it needs): what is still in flight was proposed
+            // before the search knew; timing it would cost the GPU and show no gain.
+            in_flight -= evaluator.cancel_pending();
+            while (in_flight > 0 && evaluator.discard()) --in_flight;
+            break;
+        }
         const std::size_t allowed =
             std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
         while (!stopped_by_time && !exhausted && !run.stopping() && in_flight < allowed &&

@@ -86,6 +86,9 @@ class Evaluator {
     virtual std::optional<std::pair<Candidate, Outcome>> collect();
     // Drops what has been submitted but not started (the budget ran out); returns how many.
     virtual std::size_t cancel_pending() { return 0; }
+    // Blocks until a submitted candidate is done and drops it unmeasured (the search has
+    // stopped); false when none is in flight. By default its result is collected and dropped.
+    virtual bool discard() { return collect().has_value(); }
 };
 
 // The most candidates a streaming tuning keeps in flight: tune's evaluator keeps the host's

@@ -218,6 +218,16 @@ std::size_t CandidateEvaluator::cancel_pending() {
     return dropped.size();
 }
 
+// A compiled image is kept (a later search may propose the same candidate); it is not timed.
+bool CandidateEvaluator::discard() {
+    auto finished = queue().next();
+    if (!finished) return false;
+    const auto found = submitted_.find(finished->ticket);
+    compiled_[found->second] = std::move(finished->result);
+    submitted_.erase(found);
+    return true;
+}
+
 std::vector<search::Outcome> CandidateEvaluator::evaluate_in_turn(
     const std::vector<search::Candidate>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes;

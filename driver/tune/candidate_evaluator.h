@@ -88,6 +88,7 @@ class CandidateEvaluator : public search::Evaluator {
     void submit(const search::Candidate& candidate) override;
     std::optional<std::pair<search::Candidate, search::Outcome>> collect() override;
     std::size_t cancel_pending() override;
+    bool discard() override;
 
     // Batches even on one GPU (as with a verifier pool): results then come in proposal order,
     // whatever order the compiles end in.

@@ -68,6 +68,14 @@ class StreamingSyntheticEvaluator : public SyntheticEvaluator {
         queue_.pop_front();
         return std::pair{candidate, evaluate({candidate}).front()};
     }
+    // Dropped unmeasured: counted, never evaluated.
+    bool discard() override {
+        if (queue_.empty()) return false;
+        queue_.pop_front();
+        ++discarded;
+        return true;
+    }
+    std::size_t discarded = 0;
 
   private:
     std::size_t depth_;
