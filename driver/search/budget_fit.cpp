@@ -31,7 +31,7 @@ void Convergence::observe(bool ok, double median_ms) {
 bool Convergence::converged() const {
     if (gain_best_ms_ == 0.0) return false;  // nothing has succeeded: keep looking
     const std::size_t without_gain = evaluations_ - last_gain_at_;
-    return without_gain >= std::max(patience_, last_gain_at_);
+    return without_gain >= (primed_ ? patience_ : std::max(patience_, last_gain_at_));
 }
 
 std::string Convergence::text() const {

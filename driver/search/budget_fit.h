@@ -26,11 +26,16 @@ inline constexpr std::size_t kMinPatience = 100;
 // Tracks the search's progress as results arrive and says when it has converged: it has spent
 // as many evaluations without a meaningful gain as it took to reach its last one, and at least
 // its patience (kMinPatience unless the budget says otherwise). A search that keeps gaining keeps
-// going; one that found its best early stops early.
+// going; one that found its best early stops early. A primed search (one that starts from earlier
+// searches' winners: a later problem's) refines what they found, and converges after its patience
+// alone (on the H100 the matmul's later problems, gaining at evaluations 37 and 53, waited as long
+// again).
 class Convergence {
   public:
-    // `patience`: the fewest evaluations without a gain that count as converged.
-    explicit Convergence(std::size_t patience = kMinPatience) : patience_(patience) {}
+    // `patience`: the fewest evaluations without a gain that count as converged. `primed`: the
+    // search started from what earlier searches found, and patience alone decides.
+    explicit Convergence(std::size_t patience = kMinPatience, bool primed = false)
+        : patience_(patience), primed_(primed) {}
 
     // One more result (in arrival order): its median when it succeeded, none when it failed.
     void observe(bool ok, double median_ms);
@@ -42,6 +47,7 @@ class Convergence {
 
   private:
     std::size_t patience_;
+    bool primed_;
     std::size_t evaluations_ = 0;
     std::size_t last_gain_at_ = 0;  // evaluations when the last meaningful gain arrived
     double gain_best_ms_ = 0.0;     // the best as of that gain (0: nothing succeeded yet)

@@ -49,7 +49,10 @@ using Clock = std::chrono::steady_clock;
 class SearchRun {
   public:
     SearchRun(const Space& space, const Budget& budget, std::uint64_t seed)
-        : pool_(space), budget_(budget), convergence_(budget.patience), start_(Clock::now()) {
+        : pool_(space),
+          budget_(budget),
+          convergence_(budget.patience, !budget.priors.empty()),
+          start_(Clock::now()) {
         // The baseline is measured whatever the strategy; no strategy proposes it again.
         if (const auto default_index = pool_.find(space.defaults)) pool_.take(*default_index);
         for (const Config& prior : budget.priors)

@@ -107,11 +107,12 @@ struct Budget {
     // for budgets fitted to the space, which nobody chose.
     bool stop_when_converged = false;
     // The evaluations without a gain that count as converged (budget_fit.h): at least this many,
-    // and as many as it took to reach the last gain. A search that starts from priors another
-    // search found (a later problem's) needs less proof that nothing better is near.
+    // and, without priors, as many as it took to reach the last gain. A search that starts from
+    // priors another search found (a later problem's) needs less proof that nothing better is
+    // near: this many alone.
     std::size_t patience = kMinPatience;
     // Stop proposing once this says the result so far is enough (a benchmark that has measured
-    // what it reports); what is in flight still comes back. Empty: never.
+    // what it reports); what is in flight is dropped, as when it converges. Empty: never.
     std::function<bool(const Result&)> enough = {};
     // Measured right after the baseline, before the strategy proposes anything (what an earlier
     // problem's tuning found best), each valid one not yet taken; the strategy is told their

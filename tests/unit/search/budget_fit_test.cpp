@@ -43,11 +43,10 @@ TEST(Convergence, StopsAfterAsManyEvaluationsWithoutAGainAsTheGainTookAndAtLeast
     EXPECT_TRUE(late.converged());
 }
 
-// A search that starts from what earlier searches found (a later problem's) is given less
-// patience: it converges after that many evaluations without a gain, still no earlier than the
-// gain took.
-TEST(Convergence, ASmallerPatienceStopsSoonerButNeverBeforeTheGainTook) {
-    Convergence primed(30);
+// A smaller patience stops sooner, still no earlier than the gain took; a primed search (a later
+// problem's, from earlier winners) waits its patience alone, however late its gain came.
+TEST(Convergence, ASmallerPatienceStopsSoonerAndAPrimedSearchWaitsItAlone) {
+    Convergence primed(30, true);
     primed.observe(true, 5.0);  // the prior is the best
     for (int i = 0; i < 29; ++i) primed.observe(true, 6.0);
     EXPECT_FALSE(primed.converged());
@@ -62,6 +61,15 @@ TEST(Convergence, ASmallerPatienceStopsSoonerButNeverBeforeTheGainTook) {
     EXPECT_FALSE(gaining.converged());
     gaining.observe(true, 9.0);
     EXPECT_TRUE(gaining.converged());
+
+    Convergence refining(30, true);  // the same gain, primed: 30 more without one
+    for (int i = 0; i < 49; ++i) refining.observe(true, 10.0);
+    refining.observe(true, 8.0);
+    for (int i = 0; i < 29; ++i) refining.observe(true, 9.0);
+    EXPECT_FALSE(refining.converged());
+    refining.observe(true, 9.0);
+    EXPECT_TRUE(refining.converged());
+    EXPECT_EQ(refining.text(), "no gain of 1% in the 30 evaluations since evaluation 50");
 }
 
 TEST(Convergence, GainsUnderOnePercentAndFailuresAreNotProgressAndNothingConvergesBeforeASuccess) {
@@ -109,6 +117,31 @@ TEST(SearchStop, TheBudgetsPatienceDecidesWhenItHasConverged) {
     const Result result = run_search(flat_space(), evaluator, budget);
     EXPECT_GE(result.trace.size(), 1u + 30u);
     EXPECT_LT(result.trace.size(), 1u + 30u + kDefaultBatchSize);
+}
+
+// A search with priors (a later problem's) is primed: after a late gain it waits its patience
+// alone, where a search without them waits as long as the gain took. Enumerated in order, the
+// space gains 2% every ten configurations up to the 51st.
+TEST(SearchStop, ASearchWithPriorsWaitsItsPatienceAloneAfterALateGain) {
+    const auto gaining_until_51 = [](const Config& c) -> std::optional<double> {
+        const std::int64_t index = 100 * c.at("p0") + 10 * c.at("p1") + c.at("p2");
+        return index <= 50 ? 100.0 * std::pow(0.98, static_cast<double>(index / 10)) : 200.0;
+    };
+    Budget budget{1000, 1e9, "exhaustive"};
+    budget.stop_when_converged = true;
+    budget.patience = 30;
+    testing::SyntheticEvaluator alone(gaining_until_51);
+    const Result unprimed = run_search(flat_space(), alone, budget);
+    budget.priors = {Config{{"p0", 9}, {"p1", 9}, {"p2", 9}}};
+    testing::SyntheticEvaluator primed_by(gaining_until_51);
+    const Result primed = run_search(flat_space(), primed_by, budget);
+    const auto after_gain = [](const Result& r) {
+        return r.trace.size() - static_cast<std::size_t>(
+                                    std::stoul(r.stop_reason.substr(r.stop_reason.rfind(' ') + 1)));
+    };
+    EXPECT_GE(after_gain(unprimed), 50u) << unprimed.stop_reason;
+    EXPECT_GE(after_gain(primed), 30u) << primed.stop_reason;
+    EXPECT_LT(after_gain(primed), 30u + kDefaultBatchSize) << primed.stop_reason;
 }
 
 TEST(SearchStop, AGivenBudgetIsSpentWhateverTheProgressAndSaysSo) {
