@@ -12,7 +12,8 @@ values, then each problem from the winners so far, then times every winner at ev
 one session a problem; the entry's manifest keeps that as "sizes". Per problem the table gives,
 from that one run's matrix: (a) the one variant OptiML ships today (the winner at the arguments'
 own values), (b) the per-size dispatch chosen from the matrix, (c) that size's own optimum among
-the winners (its own search's best), and their ratios. With --independent it also tunes each
+the winners (its own search's best), (d) the vendor library at that size (cuBLAS SGEMM, CUB's
+device-wide sum: vendor_times.cu), and their ratios. With --independent it also tunes each
 problem alone (a spec at that problem, no problems of its own, the same budget) and compares
 evaluations: the tuning cost of n sizes against n independent tunings. For the reduction it then
 builds the launcher from the entry (`optiml build`, cache only) and times it at every problem
@@ -84,13 +85,32 @@ def launcher_times(optiml, spec, folder, problems):
             f"(kernel) and of 1001 batches of 128 (host enqueue):\n\n{run.stdout}")
 
 
-def table(name, sizes):
+VENDOR = {"matmul": ("cuBLAS SGEMM", "M"), "reduction": ("CUB DeviceReduce::Sum", "n")}
+
+
+def vendor_times(name, folder, problems):
+    """(d): the vendor library at every problem (vendor_times.cu, one program): a list of ms in
+    the problems' order, and a line saying what ran or why nothing did."""
+    library, size_of = VENDOR[name]
+    binary = folder / "vendor_times"
+    steps = [["nvcc", "-std=c++17", "-O2", "-arch=sm_90", str(HERE / "vendor_times.cu"),
+              "-lcublas", "-o", str(binary)],
+             [str(binary), name] + [str(p[size_of]) for p in problems]]
+    for step in steps:
+        run = subprocess.run(step, capture_output=True, text=True)
+        if run.returncode != 0:
+            return None, f"(d) not measured: {' '.join(step)}:\n{run.stdout}{run.stderr}"
+    times = [float(line.split()[1]) for line in run.stdout.splitlines() if line.strip()]
+    return times, f"(d): {library}, medians of 51 runs, in its own program after the tuning."
+
+
+def table(name, sizes, vendor=None):
     times = sizes["times_ms"]
     ranges = sizes.get("dispatch", {}).get("ranges", [])
     lines = [f"### {name}", "",
              "| problem | (a) shipped today (ms) | (b) dispatch (ms) | (c) own optimum (ms) | "
-             "a / c | b / c | dispatched variant |",
-             "|---|---|---|---|---|---|---|"]
+             "(d) vendor (ms) | a / c | b / c | b / d | dispatched variant |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for p, problem in enumerate(sizes["problems"]):
         column = [row[p] for row in times if row[p] > 0]
         best = min(column) if column else math.nan
@@ -99,8 +119,10 @@ def table(name, sizes):
         shipped = times[0][p] if times[0][p] > 0 else math.nan
         dispatched = times[served][p] if served is not None and times[served][p] > 0 else math.nan
         label = ", ".join(f"{k}={v}" for k, v in problem.items())
-        lines.append(f"| {label} | {shipped:.4g} | {dispatched:.4g} | {best:.4g} | "
-                     f"{shipped / best:.3f} | {dispatched / best:.3f} | {served} |")
+        library = vendor[p] if vendor else math.nan
+        lines.append(f"| {label} | {shipped:.4g} | {dispatched:.4g} | {best:.4g} | {library:.4g} | "
+                     f"{shipped / best:.3f} | {dispatched / best:.3f} | "
+                     f"{dispatched / library:.3f} | {served} |")
     lines.append("")
     lines.append("Variants: " + "; ".join(
         f"{v}: " + " ".join(f"{k}={x}" for k, x in variant["parameters"].items())
@@ -130,7 +152,8 @@ def main():
             continue
         sizes = manifest["sizes"]
         cost = manifest["search"]["evaluations"] + sum(s["evaluations"] for s in sizes["searches"])
-        text = table(name, sizes)
+        vendor, vendor_line = vendor_times(name, out / name, PROBLEMS[name][1])
+        text = table(name, sizes, vendor) + "\n\n" + vendor_line
         text += (f"\n\nTuning: {manifest['search']['evaluations']} evaluations at the arguments' "
                  f"own values, then {[s['evaluations'] for s in sizes['searches']]} at the "
                  f"problems: {cost} in all, {wall:.0f} s wall (the matrix's timings included).")
@@ -138,14 +161,19 @@ def main():
         # What is known so far, in case the independent tunings run out of time.
         (out / "size_dispatch.md").write_text("# Dispatch by problem size\n\n" + "\n".join(report + [text]))
         if args.independent:
-            alone = 0
+            alone, alone_wall, each = 0, 0.0, []
             for i, problem in enumerate(PROBLEMS[name][1]):
                 single = spec_copy(name, out / name / f"alone_{i}", values=problem)
-                m, _, failed = bench.tune(args.optiml, single, out / name / f"alone_{i}", extra, env)
-                alone += 0 if failed else m["search"]["evaluations"]
-            text += (f"\nIndependent tunings of the {len(PROBLEMS[name][1])} problems: {alone} "
-                     f"evaluations; tuning across sizes spent {cost / alone:.2f} of that.")
+                m, w, failed = bench.tune(args.optiml, single, out / name / f"alone_{i}", extra, env)
+                each.append(0 if failed else m["search"]["evaluations"])
+                alone += each[-1]
+                alone_wall += w
+            text += (f"\nIndependent tunings of the {len(PROBLEMS[name][1])} problems: {each}, "
+                     f"{alone} evaluations, {alone_wall:.0f} s wall; tuning across sizes spent "
+                     f"{cost / alone:.2f} of their evaluations and {wall / alone_wall:.2f} of "
+                     f"their wall time.")
             record[name]["independent_evaluations"] = alone
+            record[name]["independent_wall_s"] = alone_wall
         if name == "reduction":
             text += "\n\n" + launcher_times(args.optiml, spec, out / name, PROBLEMS[name][1])
         report.append(text + "\n")
