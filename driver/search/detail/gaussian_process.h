@@ -1,6 +1,12 @@
-// A small Gaussian-process regressor (Matern 5/2 kernel, fixed length scale, targets
+// A small Gaussian-process regressor (Matern 5/2 kernels, fixed length scale, targets
 // standardized) and expected improvement for minimization: the surrogate of the bayes strategy.
 // Plain on purpose: an exact Cholesky solve over at most a few hundred measurements.
+//
+// The kernel mixes one Matern over all parameters with the mean of one per parameter
+// (kAdditiveShare of it): with the joint kernel alone, what the extremes design showed of each
+// parameter on its own did not carry to the best configuration's neighbours, and on the H200's
+// tiled_matmul recording auto took 16 evaluations from the default where greedy_ils took 11.5
+// (bench/results/search-efficiency-2026-12-06.md has the medians with and without it).
 #pragma once
 
 #include <vector>
@@ -8,6 +14,8 @@
 #include "driver/base/cholesky.h"
 
 namespace optiml::search {
+
+inline constexpr double kAdditiveShare = 0.8;
 
 class GaussianProcess {
   public:
