@@ -53,8 +53,9 @@ codegen::SizeDispatchPlan read_plan(const cache::Entry& entry, const nlohmann::j
     codegen::SizeDispatchPlan plan;
     if (!sizes.is_object() || !sizes.contains("dispatch")) return plan;
     const nlohmann::json& problems = sizes.at("problems");
-    plan.arguments = names_of(read_problem(problems.at(0)));
-    plan.smallest = spec::dispatch_size(read_problem(problems.at(0)));
+    const spec::ProblemSize first = read_problem(problems.at(0));
+    plan.arguments = names_of(first);
+    plan.smallest = spec::dispatch_size(first);
     for (const nlohmann::json& record : problems) {
         const spec::ProblemSize problem = read_problem(record);
         if (names_of(problem) != plan.arguments) return {};  // no one axis: no dispatch

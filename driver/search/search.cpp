@@ -182,7 +182,7 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
         }
         const std::size_t allowed =
             std::min(evaluator.streaming_depth(), run.result().trace.size() + 1);
-        while (!stopped_by_time && !exhausted && !run.stopping() && in_flight < allowed &&
+        while (!stopped_by_time && !exhausted && in_flight < allowed &&
                run.result().trace.size() + in_flight < limit) {
             const std::vector<Config> proposals = run.propose(1);
             if (proposals.empty()) {

@@ -196,15 +196,22 @@ void CandidateEvaluator::submit(const search::Candidate& candidate) {
     submitted_[queue().submit(request_for(candidate))] = candidate;
 }
 
+// The candidate a finished compile was for, no longer in flight; its result kept in compiled_.
+search::Candidate CandidateEvaluator::claim(compile::CompileQueue::Done& finished) {
+    const auto found = submitted_.find(finished.ticket);
+    search::Candidate candidate = found->second;
+    submitted_.erase(found);
+    compiled_[candidate] = std::move(finished.result);
+    return candidate;
+}
+
 std::optional<std::pair<search::Candidate, search::Outcome>> CandidateEvaluator::collect() {
     const auto wait_start = std::chrono::steady_clock::now();
     auto finished = queue().next();
     if (!finished) return std::nullopt;
     const double wait_ms = base::since_ms(wait_start);
-    const auto found = submitted_.find(finished->ticket);
-    search::Candidate candidate = found->second;
-    submitted_.erase(found);
-    const compile::CompileResult& compiled = compiled_[candidate] = std::move(finished->result);
+    search::Candidate candidate = claim(*finished);
+    const compile::CompileResult& compiled = compiled_.at(candidate);
     search::Outcome outcome =
         compiled.ok ? evaluate_one(candidate, compiled) : failure("compile_error", compiled.log);
     note_compile(outcome, finished->compile_ms, wait_ms, finished->cached);
@@ -222,9 +229,7 @@ std::size_t CandidateEvaluator::cancel_pending() {
 bool CandidateEvaluator::discard() {
     auto finished = queue().next();
     if (!finished) return false;
-    const auto found = submitted_.find(finished->ticket);
-    compiled_[found->second] = std::move(finished->result);
-    submitted_.erase(found);
+    claim(*finished);
     return true;
 }
 

@@ -119,6 +119,7 @@ class CandidateEvaluator : public search::Evaluator {
                        const identity::KernelSources& kernel);
     using Compiled = std::vector<const compile::CompileResult*>;
     compile::CompileQueue& queue();
+    search::Candidate claim(compile::CompileQueue::Done& finished);
     compile::CompileRequest request_for(const search::Candidate& candidate) const;
     std::vector<search::Outcome> evaluate_in_turn(const std::vector<search::Candidate>& batch,
                                                   const Compiled& compiled);
