@@ -79,29 +79,45 @@ double median_kernel_ms(cudaStream_t stream, const std::function<void()>& launch
     return bench::time_with_events(stream, launch, 5, 51).median_ms;
 }
 
-// Host time to enqueue a launch, in batches small enough that the queue never fills; the two
-// paths alternate round by round; the median batch of each.
+// Holds the stream until the host sets *release (or about a second has passed, so that a lost
+// release cannot hang the benchmark): launches enqueued behind it wait without running.
+__global__ void hold(const volatile int* release) {
+    const long long start = clock64();
+    while (*release == 0 && clock64() - start < (1LL << 31)) {
+    }
+}
+
+// Host time to enqueue a launch: batches of 128 enqueued behind hold(), so that no kernel runs
+// or completes while the host enqueues (a faster variant completing more kernels meanwhile would
+// otherwise change the host's work); the two paths alternate round by round; the median batch
+// of each.
 void enqueue_ns(cudaStream_t stream, const std::function<void()>& a, const std::function<void()>& b,
                 int rounds, double& a_ns, double& b_ns) {
     const int batch = 128;
+    int* release = nullptr;
+    int* release_on_device = nullptr;
+    CHECK(cudaHostAlloc(&release, sizeof(int), cudaHostAllocMapped));
+    CHECK(cudaHostGetDevicePointer(&release_on_device, release, 0));
     std::vector<double> as, bs;
     for (int round = 0; round < rounds; ++round) {
         for (int path = 0; path < 2; ++path) {
-            CHECK(cudaStreamSynchronize(stream));
+            *reinterpret_cast<volatile int*>(release) = 0;
+            hold<<<1, 1, 0, stream>>>(release_on_device);
             const auto begin = std::chrono::steady_clock::now();
             for (int i = 0; i < batch; ++i) (path == 0 ? a : b)();
             const auto end = std::chrono::steady_clock::now();
+            *reinterpret_cast<volatile int*>(release) = 1;
+            CHECK(cudaStreamSynchronize(stream));
             (path == 0 ? as : bs)
                 .push_back(std::chrono::duration<double, std::nano>(end - begin).count() / batch);
         }
     }
-    CHECK(cudaStreamSynchronize(stream));
+    CHECK(cudaFreeHost(release));
     std::sort(as.begin(), as.end());
     std::sort(bs.begin(), bs.end());
     a_ns = as[rounds / 2];
     b_ns = bs[rounds / 2];
 }
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,7 +144,7 @@ int main(int argc, char** argv) {
                         original_ms / launcher_ms);
             continue;
         }
-        // 128 launches enqueue long before they run: the queue never fills at these sizes.
+        // 128 launches wait behind hold(): the queue never fills at these sizes.
         double launcher_ns = 0, direct_ns = 0;
         enqueue_ns(stream, launcher, original, rounds, launcher_ns, direct_ns);
         std::printf("| %d | %.4f | %.4f | %.3f | %.1f | %.1f | %.1f |\n", size, launcher_ms,

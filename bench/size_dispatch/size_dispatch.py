@@ -84,8 +84,9 @@ def launcher_times(optiml, name, spec, folder, problems):
     generated = (out / f"optiml_{name}.cu").read_text()
     picks = "dispatches by size" if "table_for_size" in generated else "the winner at every size"
     return (f"Through the generated launcher ({picks}), one program, medians of 51 launches "
-            f"(kernel) and of up to 1001 batches of 128 (host enqueue; not measured, '-', where "
-            f"a kernel takes over 1 ms):\n\n{run.stdout}")
+            f"(kernel) and of up to 1001 batches of 128 (host enqueue, each batch held behind a "
+            f"spinning kernel so that nothing runs meanwhile; not measured, '-', where a kernel "
+            f"takes over 1 ms):\n\n{run.stdout}")
 
 
 VENDOR = {"matmul": ("cuBLAS SGEMM", "M"), "reduction": ("CUB DeviceReduce::Sum", "n")}
@@ -134,6 +135,19 @@ def table(name, sizes, vendor=None):
     return "\n".join(lines)
 
 
+def wall_line(manifest, wall):
+    """Where the tuning across sizes spent its wall time (the manifest's seconds)."""
+    sizes = manifest["sizes"]
+    own = manifest["search"].get("wall_s", 0.0)
+    problems = [round(s.get("problem_wall_s", s.get("wall_s", 0.0)), 1) for s in sizes["searches"]]
+    matrix = sizes.get("matrix_wall_s", 0.0)
+    rest = wall - own - sum(problems) - matrix
+    return (f"Wall: {own:.1f} s searching at the arguments' own values, {problems} s at the "
+            f"problems (each with its session's start), {matrix:.1f} s timing the matrix, "
+            f"{rest:.1f} s the rest (the process, its first session, the size variants' images, "
+            f"the entry).")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("optiml")
@@ -160,21 +174,23 @@ def main():
         text += (f"\n\nTuning: {manifest['search']['evaluations']} evaluations at the arguments' "
                  f"own values, then {[s['evaluations'] for s in sizes['searches']]} at the "
                  f"problems: {cost} in all, {wall:.0f} s wall (the matrix's timings included).")
+        text += "\n" + wall_line(manifest, wall)
         record[name] = {"manifest_sizes": sizes, "evaluations": cost, "wall_s": wall}
         # What is known so far, in case the independent tunings run out of time.
         (out / "size_dispatch.md").write_text("# Dispatch by problem size\n\n" + "\n".join(report + [text]))
         if args.independent:
-            alone, alone_wall, each = 0, 0.0, []
+            alone, alone_wall, each, walls = 0, 0.0, [], []
             for i, problem in enumerate(PROBLEMS[name][1]):
                 single = spec_copy(name, out / name / f"alone_{i}", values=problem)
                 m, w, failed = bench.tune(args.optiml, single, out / name / f"alone_{i}", extra, env)
                 each.append(0 if failed else m["search"]["evaluations"])
                 alone += each[-1]
                 alone_wall += w
+                walls.append(round(w, 1))
             text += (f"\nIndependent tunings of the {len(PROBLEMS[name][1])} problems: {each}, "
                      f"{alone} evaluations, {alone_wall:.0f} s wall; tuning across sizes spent "
                      f"{cost / alone:.2f} of their evaluations and {wall / alone_wall:.2f} of "
-                     f"their wall time.")
+                     f"their wall time. Their walls: {walls} s.")
             record[name]["independent_evaluations"] = alone
             record[name]["independent_wall_s"] = alone_wall
         text += "\n\n" + launcher_times(args.optiml, name, spec, out / name, PROBLEMS[name][1])

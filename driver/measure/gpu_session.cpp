@@ -22,6 +22,10 @@
 namespace optiml::measure {
 namespace {
 
+// The fewest cold runs of a kernel that reached the timing's cap of kernel time (a median and
+// its spread need a few).
+constexpr int kFewestCappedRuns = 3;
+
 std::string error_text(CUresult result) {
     const char* name = nullptr;
     const char* text = nullptr;
@@ -433,9 +437,13 @@ struct GpuSession::State {
                 if (r != CUDA_SUCCESS) return r;
             }
         std::vector<double> total(kernels.size(), 0.0);
+        // A kernel settled stops being timed while the others go on: a 418 ms kernel beside a
+        // 35 ms one need not run for as long as the shorter one takes to settle.
+        std::vector<bool> settled(kernels.size(), false);
         for (int round = 0; round < timing.max_runs; ++round) {
             for (std::size_t k = 0; k < kernels.size(); ++k) {
                 const std::size_t which = round % 2 ? kernels.size() - 1 - k : k;
+                if (settled[which]) continue;
                 const auto& [launch, kernel] = kernels[which];
                 CUresult r = prepare(pointers);
                 if (r == CUDA_SUCCESS && flush_each) r = flush_l2();
@@ -450,13 +458,16 @@ struct GpuSession::State {
                 times[which].push_back(ms);
                 total[which] += ms;
             }
-            if (round + 1 < timing.min_runs) continue;
-            bool settled = true;
+            // A kernel is settled once its median is known closely enough after min_runs, or
+            // once it has run cap_ms (as few as kFewestCappedRuns runs: ten of a 418 ms kernel
+            // would take 4 s where three tell its median to a fraction of a percent).
+            const int runs = round + 1;
+            if (runs < kFewestCappedRuns) continue;
             for (std::size_t k = 0; k < kernels.size(); ++k)
-                settled =
-                    settled && (estimate_median(times[k]).relative_width() <= timing.relative_ci ||
-                                total[k] >= timing.cap_ms);
-            if (settled) break;
+                settled[k] = settled[k] || total[k] >= timing.cap_ms ||
+                             (runs >= timing.min_runs &&
+                              estimate_median(times[k]).relative_width() <= timing.relative_ci);
+            if (std::all_of(settled.begin(), settled.end(), [](bool s) { return s; })) break;
         }
         return CUDA_SUCCESS;
     }

@@ -54,7 +54,9 @@ class SearchRun {
           convergence_(budget.patience, !budget.priors.empty()),
           start_(Clock::now()) {
         // The baseline is measured whatever the strategy; no strategy proposes it again.
-        if (const auto default_index = pool_.find(space.defaults)) pool_.take(*default_index);
+        if (const auto default_index = pool_.find(space.defaults);
+            default_index && budget.measure_baseline)
+            pool_.take(*default_index);
         for (const Config& prior : budget.priors)
             if (const auto index = pool_.find(prior); index && !pool_.taken(*index)) {
                 pool_.take(*index);
@@ -79,7 +81,7 @@ class SearchRun {
     void record(const Candidate& candidate, const Outcome& outcome) {
         const std::size_t position = result_.trace.size();
         result_.trace.push_back({candidate, outcome, elapsed()});
-        if (position == 0) result_.baseline = position;
+        if (position == 0 && budget_.measure_baseline) result_.baseline = position;
         if (outcome.ok && (!result_.best ||
                            outcome.beats_incumbent.value_or(
                                outcome.median_ms < result_.trace[*result_.best].outcome.median_ms)))
@@ -134,7 +136,7 @@ Result run_batches(SearchRun& run, const Space& space, Evaluator& evaluator, con
         if (done > 0 && run.elapsed() >= budget.seconds) return run.finish(true);
         if (run.stopping()) break;
         // The baseline goes alone so its failure is known before anything else runs.
-        const std::vector<Config> proposals = done == 0
+        const std::vector<Config> proposals = done == 0 && budget.measure_baseline
                                                   ? std::vector<Config>{space.defaults}
                                                   : run.propose(std::min(batch_size, limit - done));
         if (proposals.empty()) break;  // the strategy has nothing left to try
@@ -156,8 +158,11 @@ Result run_streaming(SearchRun& run, const Space& space, Evaluator& evaluator, c
                      const Progress& progress) {
     const auto limit = static_cast<std::size_t>(std::max(0, budget.evaluations));
     if (limit == 0) return run.finish(false);
-    // The baseline goes alone so its failure is known before anything else runs.
-    evaluator.submit(Candidate{space.defaults});
+    // The first goes alone (the baseline, so that its failure is known before anything else runs).
+    const std::vector<Config> first =
+        budget.measure_baseline ? std::vector<Config>{space.defaults} : run.propose(1);
+    if (first.empty()) return run.finish(false);
+    evaluator.submit(Candidate{first.front()});
     std::size_t in_flight = 1;
     bool exhausted = false;
     bool stopped_by_time = false;

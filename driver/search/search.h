@@ -2,8 +2,8 @@
 // runs against a GPU and against recorded measurements (tests/data) alike.
 // run_search drives one strategy (strategy.h: exhaustive, random, greedy_ils, genetic, bayes,
 // mcts, or auto, which picks) in batches, or streaming with a streaming evaluator. The original
-// configuration (all parameter defaults) is always evaluated first, alone: it is the baseline every
-// result is compared with.
+// configuration (all parameter defaults) is evaluated first, alone: it is the baseline every
+// result is compared with (unless the budget turns it off: a search that starts from priors).
 #pragma once
 
 #include <chrono>
@@ -118,6 +118,10 @@ struct Budget {
     // problem's tuning found best), each valid one not yet taken; the strategy is told their
     // outcomes like its own.
     std::vector<Config> priors = {};
+    // Measure the original configuration first, alone (the baseline every result is compared
+    // with). A later problem's search turns it off: its results are compared with the winners
+    // so far, and at a large problem the original is often the slowest variant there is.
+    bool measure_baseline = true;
 };
 
 struct TraceItem {

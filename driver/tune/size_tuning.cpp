@@ -1,6 +1,7 @@
 #include "driver/tune/size_tuning.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "driver/base/elapsed.h"
 #include "driver/base/format.h"
 #include "driver/search/candidate_json.h"
 #include "driver/search/size_dispatch.h"
@@ -74,7 +76,10 @@ std::unique_ptr<ProblemRun> open_problem(const TuneRequest& request,
 constexpr std::size_t kProblemPatience = 30;
 
 // The problem's own search: parameters only, from the winners so far, half the budget's
-// evaluations and time, stopping once converged.
+// evaluations and time, stopping once converged. The original configuration is not measured:
+// the winners are what this problem's results are compared with (in the matrix), and at a
+// large problem the original is often the slowest of all (418 ms of a naive 8192^3 matmul, whose
+// budget of 4 s it spent alone).
 search::Result search_problem(const TuneRequest& request, ProblemRun& run,
                               const std::vector<search::Candidate>& winners) {
     search::Budget budget = request.budget;
@@ -82,6 +87,7 @@ search::Result search_problem(const TuneRequest& request, ProblemRun& run,
     budget.seconds = request.budget.seconds / 2;
     budget.stop_when_converged = true;
     budget.patience = kProblemPatience;
+    budget.measure_baseline = false;
     for (const search::Candidate& winner : winners) budget.priors.push_back(winner.parameters);
     const search::Space space = tuning_space(run.spec);
     return search::run_search(space, *run.evaluator, budget);
@@ -139,6 +145,7 @@ class ProblemTuning {
                                      {"stop_reason", "the arguments' own values: tuned first"}});
                 continue;
             }
+            const auto start = std::chrono::steady_clock::now();
             std::string why;
             const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
             if (!run) {
@@ -150,21 +157,27 @@ class ProblemTuning {
                 line() << spec::describe(problem) << ": left out: no configuration ran\n";
                 continue;
             }
+            // The search's own time, and the problem's: its session's start (inputs, the
+            // original's reference outputs) included.
+            const double problem_s = base::since_ms(start) / 1000.0;
             const search::TraceItem& best = result.trace[*result.best];
             line() << spec::describe(problem) << ": " << search::format_candidate(best.candidate)
                    << ", " << base::format::milliseconds(best.outcome.median_ms) << " in "
-                   << result.trace.size() << " evaluations (" << result.stop_reason << ")\n";
+                   << result.trace.size() << " evaluations, " << base::format::seconds(problem_s)
+                   << " (" << result.stop_reason << ")\n";
             if (std::find(variants_.begin(), variants_.end(), best.candidate) == variants_.end())
                 variants_.push_back(best.candidate);
             tuned_.push_back(problem);
             searches_.push_back({{"evaluations", result.trace.size()},
                                  {"wall_s", result.wall_s},
+                                 {"problem_wall_s", problem_s},
                                  {"stop_reason", result.stop_reason}});
         }
     }
 
     // Every winner at every tuned problem, side by side in one session each.
     void time_every_winner() {
+        const auto start = std::chrono::steady_clock::now();
         matrix_.times.assign(variants_.size(), {});
         for (const spec::ProblemSize& problem : tuned_) {
             std::string why;
@@ -179,6 +192,7 @@ class ProblemTuning {
             matrix_.sizes.push_back(spec::dispatch_size(problem));
             for (std::size_t v = 0; v < variants_.size(); ++v) matrix_.times[v].push_back(times[v]);
         }
+        matrix_wall_s_ = base::since_ms(start) / 1000.0;
     }
 
     // The matrix, the dispatch and what one variant loses, logged and as the manifest's record;
@@ -189,6 +203,7 @@ class ProblemTuning {
         nlohmann::json out = {{"problems", nlohmann::json::array()},
                               {"variants", nlohmann::json::array()},
                               {"times_ms", matrix_.times},
+                              {"matrix_wall_s", matrix_wall_s_},
                               {"searches", searches_}};
         for (const spec::ProblemSize& problem : timed_) out["problems"].push_back(problem.scalars);
         for (const search::Candidate& variant : variants_) {
@@ -258,7 +273,9 @@ class ProblemTuning {
 
     // Each variant's time as a fraction of the problem's best.
     void log_matrix() {
-        line() << "generalisation matrix (time / the problem's best; variants by row):\n";
+        line() << "generalisation matrix (time / the problem's best; variants by row; "
+               << variants_.size() << " variants at " << timed_.size() << " problems timed in "
+               << base::format::seconds(matrix_wall_s_) << "):\n";
         for (std::size_t p = 0; p < timed_.size(); ++p)
             line() << "  problem " << p << ": " << spec::describe(timed_[p]) << "\n";
         for (std::size_t v = 0; v < variants_.size(); ++v) {
@@ -302,6 +319,7 @@ class ProblemTuning {
     std::vector<spec::ProblemSize> tuned_, timed_;
     nlohmann::json searches_ = nlohmann::json::array();
     search::GeneralisationMatrix matrix_;
+    double matrix_wall_s_ = 0.0;
     std::map<std::string, std::string> files_, roles_;
 };
 

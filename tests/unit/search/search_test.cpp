@@ -251,5 +251,33 @@ TEST(SearchPriors, PriorsAreMeasuredRightAfterTheBaselineOnceEach) {
     }
 }
 
+// A search that does not measure the baseline (a later problem's) starts with its first prior,
+// has no baseline, and leaves the default to the strategy like any other configuration; batched
+// and streaming alike.
+TEST(SearchPriors, WithoutTheBaselineTheFirstPriorGoesFirst) {
+    const Space space = testing::grid_space(2, 5);
+    const auto cost = [](const Config& c) -> std::optional<double> {
+        return 1.0 + static_cast<double>(c.at("p0") * 5 + c.at("p1"));
+    };
+    Budget budget{25, 1e9, "random"};
+    budget.measure_baseline = false;
+    budget.priors = {{{"p0", 3}, {"p1", 4}}, {{"p0", 1}, {"p1", 2}}};
+    testing::SyntheticEvaluator batched(cost);
+    testing::StreamingSyntheticEvaluator streaming(cost, 4);
+    for (Evaluator* evaluator : std::vector<Evaluator*>{&batched, &streaming}) {
+        const Result result = run_search(space, *evaluator, budget);
+        ASSERT_EQ(result.trace.size(), 25u);  // the default among them, once
+        EXPECT_FALSE(result.baseline.has_value());
+        EXPECT_EQ(result.trace[0].candidate.parameters, (Config{{"p0", 3}, {"p1", 4}}));
+        EXPECT_EQ(result.trace[1].candidate.parameters, (Config{{"p0", 1}, {"p1", 2}}));
+        std::set<Config> seen;
+        for (const TraceItem& item : result.trace)
+            EXPECT_TRUE(seen.insert(item.candidate.parameters).second);
+        EXPECT_EQ(seen.count(space.defaults), 1u);
+        ASSERT_TRUE(result.best.has_value());
+        EXPECT_EQ(result.trace[*result.best].candidate.parameters, space.defaults);
+    }
+}
+
 }  // namespace
 }  // namespace optiml::search
