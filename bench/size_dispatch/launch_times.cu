@@ -19,6 +19,14 @@
 
 namespace {
 
+// A kernel's cudaKernel_t: how a generated launcher names the kernels it launches.
+template <typename Kernel>
+cudaKernel_t handle_of(Kernel* kernel) {
+    cudaKernel_t handle = nullptr;
+    CHECK(cudaGetKernel(&handle, reinterpret_cast<const void*>(kernel)));
+    return handle;
+}
+
 #if defined(LAUNCH_TIMES_MATMUL)
 // C = A B at M = N = K = size; the original at the spec's defaults (16 x 16 threads, one output
 // each, A and B from global memory).
@@ -38,13 +46,22 @@ class Problem {
         CHECK(optiml::matmul(stream, size_, size_, size_, a_, b_, c_));
     }
     void original(cudaStream_t stream) const {
-        const dim3 block(16, 16), grid((size_ + 15) / 16, (size_ + 15) / 16);
-        ::matmul<<<grid, block, 0, stream>>>(size_, size_, size_, a_, b_, c_);
+        ::matmul<<<grid(), dim3(16, 16), 0, stream>>>(size_, size_, size_, a_, b_, c_);
+    }
+    // The same launch through cudaLaunchKernel and the kernel's cudaKernel_t.
+    void by_handle(cudaStream_t stream) const {
+        int m = size_, n = size_, k = size_;
+        float *a = a_, *b = b_, *c = c_;
+        void* arguments[] = {&m, &n, &k, &a, &b, &c};
+        CHECK(cudaLaunchKernel(static_cast<const void*>(handle_), grid(), dim3(16, 16), arguments,
+                               0, stream));
     }
 
   private:
+    dim3 grid() const { return dim3((size_ + 15) / 16, (size_ + 15) / 16); }
     int size_;
     float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
+    cudaKernel_t handle_ = handle_of(::matmul);
 };
 #else
 constexpr int kSegment = 4096;
@@ -65,13 +82,22 @@ class Problem {
         CHECK(optiml::reduction(stream, n_, kSegment, x_, partials_));
     }
     void original(cudaStream_t stream) const {
-        const int blocks = (n_ + kSegment - 1) / kSegment;
-        ::reduction<<<blocks, 256, 0, stream>>>(n_, kSegment, x_, partials_);
+        ::reduction<<<blocks(), 256, 0, stream>>>(n_, kSegment, x_, partials_);
+    }
+    // The same launch through cudaLaunchKernel and the kernel's cudaKernel_t.
+    void by_handle(cudaStream_t stream) const {
+        int n = n_, segment = kSegment;
+        float *x = x_, *partials = partials_;
+        void* arguments[] = {&n, &segment, &x, &partials};
+        CHECK(cudaLaunchKernel(static_cast<const void*>(handle_), dim3(blocks()), dim3(256),
+                               arguments, 0, stream));
     }
 
   private:
+    int blocks() const { return (n_ + kSegment - 1) / kSegment; }
     int n_;
     float *x_ = nullptr, *partials_ = nullptr;
+    cudaKernel_t handle_ = handle_of(::reduction);
 };
 #endif
 
@@ -87,36 +113,38 @@ __global__ void hold(const volatile int* release) {
     }
 }
 
-// Host time to enqueue a launch: batches of 128 enqueued behind hold(), so that no kernel runs
-// or completes while the host enqueues (a faster variant completing more kernels meanwhile would
-// otherwise change the host's work); the two paths alternate round by round; the median batch
-// of each.
-void enqueue_ns(cudaStream_t stream, const std::function<void()>& a, const std::function<void()>& b,
-                int rounds, double& a_ns, double& b_ns) {
+// Host time to enqueue a launch of each path: batches of 128 enqueued behind hold(), so that no
+// kernel runs or completes while the host enqueues (a faster variant completing more kernels
+// meanwhile would otherwise change the host's work); the paths alternate round by round; the
+// median batch of each, per launch.
+std::vector<double> enqueue_ns(cudaStream_t stream, const std::vector<std::function<void()>>& paths,
+                               int rounds) {
     const int batch = 128;
     int* release = nullptr;
     int* release_on_device = nullptr;
     CHECK(cudaHostAlloc(&release, sizeof(int), cudaHostAllocMapped));
     CHECK(cudaHostGetDevicePointer(&release_on_device, release, 0));
-    std::vector<double> as, bs;
+    std::vector<std::vector<double>> times(paths.size());
     for (int round = 0; round < rounds; ++round) {
-        for (int path = 0; path < 2; ++path) {
+        for (std::size_t path = 0; path < paths.size(); ++path) {
             *reinterpret_cast<volatile int*>(release) = 0;
             hold<<<1, 1, 0, stream>>>(release_on_device);
             const auto begin = std::chrono::steady_clock::now();
-            for (int i = 0; i < batch; ++i) (path == 0 ? a : b)();
+            for (int i = 0; i < batch; ++i) paths[path]();
             const auto end = std::chrono::steady_clock::now();
             *reinterpret_cast<volatile int*>(release) = 1;
             CHECK(cudaStreamSynchronize(stream));
-            (path == 0 ? as : bs)
-                .push_back(std::chrono::duration<double, std::nano>(end - begin).count() / batch);
+            times[path].push_back(std::chrono::duration<double, std::nano>(end - begin).count() /
+                                  batch);
         }
     }
     CHECK(cudaFreeHost(release));
-    std::sort(as.begin(), as.end());
-    std::sort(bs.begin(), bs.end());
-    a_ns = as[rounds / 2];
-    b_ns = bs[rounds / 2];
+    std::vector<double> medians;
+    for (std::vector<double>& each : times) {
+        std::sort(each.begin(), each.end());
+        medians.push_back(each[each.size() / 2]);
+    }
+    return medians;
 }
 }  // namespace
 
@@ -128,28 +156,29 @@ int main(int argc, char** argv) {
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     std::printf(
         "| size | launcher ms | original <<<>>> ms | original / launcher | launcher ns | "
-        "<<<>>> ns | overhead ns |\n|---|---|---|---|---|---|---|\n");
+        "<<<>>> ns | cudaKernel_t ns | overhead ns | of which the handle ns |\n"
+        "|---|---|---|---|---|---|---|---|---|\n");
     for (const int size : sizes) {
         const Problem problem(size);
         const auto launcher = [&] { problem.launcher(stream); };
         const auto original = [&] { problem.original(stream); };
+        const auto by_handle = [&] { problem.by_handle(stream); };
         const double launcher_ms = median_kernel_ms(stream, launcher);
         const double original_ms = median_kernel_ms(stream, original);
-        // Each round runs 2 x 128 kernels: 1001 rounds where that takes at most 10 s, fewer
+        // Each round runs 3 x 128 kernels: 1001 rounds where that takes at most 10 s, fewer
         // (at least 51) up to 1 ms a kernel, none beyond (the host cost does not depend on it).
-        const double round_ms = 2 * 128 * std::max(launcher_ms, original_ms);
+        const double round_ms = 3 * 128 * std::max(launcher_ms, original_ms);
         const int rounds = std::min(1001, static_cast<int>(10000 / round_ms)) | 1;
         if (std::max(launcher_ms, original_ms) > 1.0 || rounds < 51) {
-            std::printf("| %d | %.4f | %.4f | %.3f | - | - | - |\n", size, launcher_ms, original_ms,
-                        original_ms / launcher_ms);
+            std::printf("| %d | %.4f | %.4f | %.3f | - | - | - | - | - |\n", size, launcher_ms,
+                        original_ms, original_ms / launcher_ms);
             continue;
         }
         // 128 launches wait behind hold(): the queue never fills at these sizes.
-        double launcher_ns = 0, direct_ns = 0;
-        enqueue_ns(stream, launcher, original, rounds, launcher_ns, direct_ns);
-        std::printf("| %d | %.4f | %.4f | %.3f | %.1f | %.1f | %.1f |\n", size, launcher_ms,
-                    original_ms, original_ms / launcher_ms, launcher_ns, direct_ns,
-                    launcher_ns - direct_ns);
+        const std::vector<double> ns = enqueue_ns(stream, {launcher, original, by_handle}, rounds);
+        std::printf("| %d | %.4f | %.4f | %.3f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", size,
+                    launcher_ms, original_ms, original_ms / launcher_ms, ns[0], ns[1], ns[2],
+                    ns[0] - ns[1], ns[2] - ns[1]);
     }
     return 0;
 }
