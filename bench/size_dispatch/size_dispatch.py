@@ -86,9 +86,11 @@ def launcher_times(optiml, name, spec, folder, problems):
     return (f"Through the generated launcher ({picks}), one program, medians of 51 launches "
             f"(kernel) and of up to 1001 batches of 128 (host enqueue, each batch held behind a "
             f"spinning kernel so that nothing runs meanwhile; not measured, '-', where a kernel "
-            f"takes over 1 ms). 'cudaKernel_t' launches the original through cudaLaunchKernel "
-            f"and its kernel handle, as the launcher launches its variants: the overhead's part "
-            f"that the launch API takes, not the launcher's logic:\n\n{run.stdout}")
+            f"takes over 1 ms). 'original by cudaKernel_t' launches the original through "
+            f"cudaLaunchKernel and its kernel handle; 'launcher's kernel direct' launches what "
+            f"the launcher launched (captured once in a graph: its kernel, geometry and "
+            f"arguments) with cudaLaunchKernel, so that the last column is the launcher's own "
+            f"path:\n\n{run.stdout}")
 
 
 VENDOR = {"matmul": ("cuBLAS SGEMM", "M"), "reduction": ("CUB DeviceReduce::Sum", "n")}
