@@ -1,8 +1,10 @@
 // A kernel's generated launcher, as built from its tuned entry, run at each problem size: the
 // kernel time through the launcher (the size picks the variant) against the original kernel
-// launched with <<<>>>, and the host cost per launch of the launcher against a plain <<<>>> launch
-// of the same kernel. The reduction by default, the matmul example with -DLAUNCH_TIMES_MATMUL
-// (its sizes are M = N = K). Built by size_dispatch.py with the generated .cu included:
+// launched with <<<>>>, and the host cost per launch of the launcher against the original's
+// <<<>>>, the original's cudaKernel_t through cudaLaunchKernel, and the launcher's own kernel
+// launched directly (CapturedLaunch), which leaves the launcher's own path. The reduction by
+// default, the matmul example with -DLAUNCH_TIMES_MATMUL (its sizes are M = N = K). Built by
+// size_dispatch.py with the generated .cu included:
 //   nvcc -std=c++17 -arch=sm_90 -I<runtime/include> -I<out>/include -I<out>
 //        -DGENERATED='"optiml_reduction.cu"' launch_times.cu <libruntime> -o launch_times
 //   launch_times <size>...
