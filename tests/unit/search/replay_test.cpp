@@ -31,7 +31,11 @@ fs::path matmul_manifest() {
 
 // Writes `text` to a file of its own and returns the reader's error message.
 std::string error_reading(const std::string& text) {
-    const fs::path file = fs::path(::testing::TempDir()) / "bad_recording.json";
+    // One file per test: ctest runs the tests that call this in parallel processes.
+    const fs::path file =
+        fs::path(::testing::TempDir()) /
+        ("bad_recording_" +
+         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json");
     std::ofstream(file) << text;
     try {
         read_recording(file);
