@@ -139,12 +139,15 @@ nlohmann::json probe_devices() {
         cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
         cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
         cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
+        std::size_t memory = 0;
+        cuDeviceTotalMem(&memory, device);
         devices.push_back({{"index", i},
                            {"name", name},
                            {"arch", major * 10 + minor},
                            {"sms", sms},
                            {"l2_bytes", l2},
-                           {"driver", driver}});
+                           {"driver", driver},
+                           {"memory_bytes", memory}});
     }
     return {{"ok", true}, {"devices", devices}};
 }

@@ -149,8 +149,8 @@ DeviceProbe probe_devices(const fs::path& worker) {
     }
     for (const auto& d : reply.json["devices"]) {
         probe.devices.push_back({d.value("index", 0), d.value("name", ""), d.value("arch", 0),
-                                 d.value("sms", 0), d.value("l2_bytes", 0LL),
-                                 d.value("driver", 0)});
+                                 d.value("sms", 0), d.value("l2_bytes", 0LL), d.value("driver", 0),
+                                 d.value("memory_bytes", 0LL)});
     }
     if (probe.devices.empty()) probe.note = "the CUDA driver lists no GPU";
     return probe;

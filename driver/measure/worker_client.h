@@ -21,7 +21,8 @@ struct DeviceInfo {
     int arch = 0;  // 90 for sm_90
     int sms = 0;
     long long l2_bytes = 0;
-    int driver = 0;  // CUDA driver version, e.g. 13000
+    int driver = 0;              // CUDA driver version, e.g. 13000
+    long long memory_bytes = 0;  // global memory; 0 where the worker did not say
 };
 
 // `optiml-worker` next to the running executable, unless $OPTIML_WORKER names another.

@@ -70,6 +70,18 @@ std::unique_ptr<ProblemRun> open_problem(const TuneRequest& request,
     return run;
 }
 
+// What a problem's session holds on the GPU, roughly: its buffers four times over (inputs and
+// outputs, the reference's outputs, the copies that rotate through the L2) and a CUDA context.
+std::size_t session_bytes(const measure::Problem& problem) {
+    constexpr std::size_t kContextBytes = std::size_t{512} << 20;
+    std::size_t buffers = 0;
+    for (const measure::BufferSpec& buffer : problem.arguments)
+        if (buffer.is_pointer) buffers += buffer.count * spec::size_of(buffer.type);
+    for (const measure::BufferSpec& constant : problem.constants)
+        buffers += constant.count * spec::size_of(constant.type);
+    return 4 * buffers + kContextBytes;
+}
+
 // A later problem's search starts from the winners so far, which were the best of whole searches:
 // it has converged once this many evaluations in a row found nothing 1% faster (a first search
 // waits search::kMinPatience, for want of any such start).
@@ -147,7 +159,7 @@ class ProblemTuning {
             }
             const auto start = std::chrono::steady_clock::now();
             std::string why;
-            const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
+            std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
             if (!run) {
                 line() << spec::describe(problem) << ": left out: " << why << "\n";
                 continue;
@@ -167,6 +179,7 @@ class ProblemTuning {
                    << " (" << result.stop_reason << ")\n";
             if (std::find(variants_.begin(), variants_.end(), best.candidate) == variants_.end())
                 variants_.push_back(best.candidate);
+            keep(tuned_.size(), std::move(run));
             tuned_.push_back(problem);
             searches_.push_back({{"evaluations", result.trace.size()},
                                  {"wall_s", result.wall_s},
@@ -179,9 +192,15 @@ class ProblemTuning {
     void time_every_winner() {
         const auto start = std::chrono::steady_clock::now();
         matrix_.times.assign(variants_.size(), {});
-        for (const spec::ProblemSize& problem : tuned_) {
+        for (std::size_t p = 0; p < tuned_.size(); ++p) {
+            const spec::ProblemSize& problem = tuned_[p];
             std::string why;
-            const std::unique_ptr<ProblemRun> run = open_problem(request_, problem, why);
+            // The search's own session where it was kept (a session a problem; closed once timed).
+            const auto kept = kept_.find(p);
+            if (kept != kept_.end()) ++reused_sessions_;
+            const std::unique_ptr<ProblemRun> run = kept != kept_.end()
+                                                        ? std::move(kept->second)
+                                                        : open_problem(request_, problem, why);
             const std::vector<double> times =
                 run ? time_variants(*run, variants_, sources_) : std::vector<double>{};
             if (std::none_of(times.begin(), times.end(), [](double t) { return t > 0; })) {
@@ -242,6 +261,18 @@ class ProblemTuning {
   private:
     std::ostream& line() { return log_ << prefix_; }
 
+    // Keeps tuned problem `p`'s session for the matrix, where it fits: opening it again costs its
+    // start (the original compiled, inputs drawn, the original run for reference) a second time.
+    // The kept sessions hold at most half the GPU's memory, so that a later problem's session
+    // still has room; none is kept where the probe gave no memory size.
+    void keep(std::size_t p, std::unique_ptr<ProblemRun> run) {
+        const std::size_t bytes = session_bytes(run->session->problem());
+        const auto allowance = static_cast<std::size_t>(request_.device.memory_bytes / 2);
+        if (kept_bytes_ + bytes > allowance) return;
+        kept_bytes_ += bytes;
+        kept_[p] = std::move(run);
+    }
+
     // The CUBIN and PTX of each chosen variant but the shipped one (whose images the entry holds
     // already), compiled as the spec's variant: {"<v>": {"cubin": file, "ptx": file}}. A variant
     // that does not compile again is left out and said so.
@@ -275,7 +306,8 @@ class ProblemTuning {
     void log_matrix() {
         line() << "generalisation matrix (time / the problem's best; variants by row; "
                << variants_.size() << " variants at " << timed_.size() << " problems timed in "
-               << base::format::seconds(matrix_wall_s_) << "):\n";
+               << base::format::seconds(matrix_wall_s_) << ", " << reused_sessions_
+               << " of them in their search's session):\n";
         for (std::size_t p = 0; p < timed_.size(); ++p)
             line() << "  problem " << p << ": " << spec::describe(timed_[p]) << "\n";
         for (std::size_t v = 0; v < variants_.size(); ++v) {
@@ -318,6 +350,9 @@ class ProblemTuning {
     std::vector<search::Candidate> variants_;
     std::vector<spec::ProblemSize> tuned_, timed_;
     nlohmann::json searches_ = nlohmann::json::array();
+    std::map<std::size_t, std::unique_ptr<ProblemRun>> kept_;  // by index into tuned_
+    std::size_t kept_bytes_ = 0;
+    std::size_t reused_sessions_ = 0;
     search::GeneralisationMatrix matrix_;
     double matrix_wall_s_ = 0.0;
     std::map<std::string, std::string> files_, roles_;

@@ -51,7 +51,7 @@ class SizeTuning : public ::testing::Test {
         const spec::Spec spec = spec::parse_spec(text, kSpec);
         TuneRequest request;
         request.spec = &spec;
-        request.device = {0, "Fake GPU", 90, 1, 1024, 13000};
+        request.device = {0, "Fake GPU", 90, 1, 1024, 13000, memory_bytes_};
         request.key = "test";
         // Images compiled once serve every problem's session (the image cache under the root).
         const fs::path images = request_log_.string() + ".root";
@@ -84,6 +84,15 @@ class SizeTuning : public ::testing::Test {
         text["parameters"][0]["values"] = {64, 128, 256, 512};
         return tune(text, 20);
     }
+    // The worker sessions set up: one a process (the scripted worker logs every request).
+    int setups() const {
+        std::ifstream in(request_log_);
+        int count = 0;
+        for (std::string line; std::getline(in, line);)
+            count += line.find(R"("op":"setup")") != std::string::npos ? 1 : 0;
+        return count;
+    }
+    long long memory_bytes_ = 0;  // the GPU's, as the probe gives it (0: not given)
     fs::path request_log_;
     std::string log_;
     std::map<std::string, std::string> files_;  // the entry's
@@ -140,6 +149,26 @@ TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThr
     EXPECT_FALSE(files_.contains("size_0.cubin"));  // the shipped winner's are kernel.cubin/.ptx
     // The entry's manifest reads back with it.
     EXPECT_EQ(cache::to_json(cache::read_entry_manifest(m, "test"))["sizes"], sizes);
+}
+
+// With room on the GPU the matrix times each problem in the session its search used, so no
+// problem's session starts twice; without a memory size every problem's session opens again.
+// The matrix is the same either way.
+TEST_F(SizeTuning, TheMatrixTimesInTheSearchesSessionsWhereTheyFit) {
+    const json problems = {{{"n", 1048576}}, {{"n", 1024}}, {{"n", 65536}}};
+    const json reopened = at_problems(problems)["sizes"];
+    // The first tuning's session, a session a problem for its search, another for the matrix.
+    EXPECT_EQ(setups(), 1 + 3 + 3);
+    EXPECT_NE(log_.find("3 problems timed in"), std::string::npos) << log_;
+    EXPECT_NE(log_.find(", 0 of them in their search's session"), std::string::npos) << log_;
+
+    fs::remove(request_log_);
+    memory_bytes_ = 80LL << 30;
+    const json kept = at_problems(problems)["sizes"];
+    EXPECT_EQ(setups(), 1 + 3);
+    EXPECT_NE(log_.find(", 3 of them in their search's session"), std::string::npos) << log_;
+    EXPECT_EQ(kept["times_ms"], reopened["times_ms"]);
+    EXPECT_EQ(kept["dispatch"]["variants"], reopened["dispatch"]["variants"]);
 }
 
 // A problem at the arguments' own values (n = 4096) is not searched again: its winner is the
