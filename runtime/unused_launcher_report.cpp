@@ -6,7 +6,7 @@
 namespace optiml::rt {
 
 UnusedLauncherReport::~UnusedLauncherReport() {
-    if (!table_.has_tuned_images() || table_.launches() != 0) return;
+    if (!table_.has_tuned_images() || table_.launched()) return;
     if (!always_ && !verbose()) return;
     std::fprintf(stderr,
                  "optiml: %s: this run never launched the kernel through optiml::%s() or "

@@ -190,11 +190,14 @@ class KernelTable {
         return raise_dynamic_shared_limit(device, kernel, original, bytes);
     }
 
-    // Counts a call of a generated launcher, failed or not (for UnusedLauncherReport).
-    void note_launch() noexcept { launches_.fetch_add(1, std::memory_order_relaxed); }
-    unsigned long long launches() const noexcept {
-        return launches_.load(std::memory_order_relaxed);
+    // Notes a call of a generated launcher, failed or not (for UnusedLauncherReport). Written
+    // once: a shared counter's read-modify-write on every launch would cost a locked
+    // instruction, and the cache line bouncing between threads that launch at once.
+    void note_launch() noexcept {
+        if (!launched_.load(std::memory_order_relaxed))
+            launched_.store(true, std::memory_order_relaxed);
     }
+    bool launched() const noexcept { return launched_.load(std::memory_order_relaxed); }
     bool has_tuned_images() const noexcept { return count_ > 0; }
 
   private:
@@ -217,7 +220,7 @@ class KernelTable {
     const Image* images_;
     std::size_t count_;
     bool of_original_;
-    std::atomic<unsigned long long> launches_{0};
+    std::atomic<bool> launched_{false};
     std::mutex mutex_;  // first resolution per device only; never on the launch path
     Slot slots_[max_devices]{};
 };
