@@ -15,7 +15,7 @@ own values), (b) the per-size dispatch chosen from the matrix, (c) that size's o
 the winners (its own search's best), (d) the vendor library at that size (cuBLAS SGEMM, CUB's
 device-wide sum: vendor_times.cu), and their ratios. With --independent it also tunes each
 problem alone (a spec at that problem, no problems of its own, the same budget) and compares
-evaluations: the tuning cost of n sizes against n independent tunings. It then builds the
+evaluations: the tuning cost of n sizes against n independent tunings. Before those it builds the
 launcher from the entry (`optiml build`, cache only) and times it at every problem against the
 original's <<<>>> launch, kernel and host enqueue (launch_times.cu). Standard library only;
 the spec loading and tuning helpers are bench/transformations' own.
@@ -180,8 +180,10 @@ def main():
                  f"problems: {cost} in all, {wall:.0f} s wall (the matrix's timings included).")
         text += "\n" + wall_line(manifest, wall)
         record[name] = {"manifest_sizes": sizes, "evaluations": cost, "wall_s": wall}
-        # What is known so far, in case the independent tunings run out of time.
-        (out / "size_dispatch.md").write_text("# Dispatch by problem size\n\n" + "\n".join(report + [text]))
+        # The launcher first, and what is known so far: the independent tunings may run out of time.
+        launches = launcher_times(args.optiml, name, spec, out / name, PROBLEMS[name][1])
+        (out / "size_dispatch.md").write_text("# Dispatch by problem size\n\n" + "\n".join(
+            report + [text + "\n\n" + launches]))
         if args.independent:
             alone, alone_wall, each, walls = 0, 0.0, [], []
             for i, problem in enumerate(PROBLEMS[name][1]):
@@ -197,8 +199,7 @@ def main():
                      f"their wall time. Their walls: {walls} s.")
             record[name]["independent_evaluations"] = alone
             record[name]["independent_wall_s"] = alone_wall
-        text += "\n\n" + launcher_times(args.optiml, name, spec, out / name, PROBLEMS[name][1])
-        report.append(text + "\n")
+        report.append(text + "\n\n" + launches + "\n")
     text = "# Dispatch by problem size\n\n" + "\n".join(report)
     print(text)
     (out / "size_dispatch.md").write_text(text)
