@@ -25,6 +25,9 @@ OPTIML_PROFILE=0 OPTIML_TRANSFORM=0 "$optiml" tune --spec "$work/kernel/saxpy.op
 grep -q ": done: " "$work/tune.log" || fail "tuning did not finish"
 grep -q "n=33554432: the arguments' own values, tuned first" "$work/tune.log" ||
   fail "the arguments' own size was searched again"
+# The two searched problems' sessions fit any GPU's memory: the matrix times them there.
+grep -q "3 problems timed in .*, 2 of them in their search's session" "$work/tune.log" ||
+  fail "the matrix opened the searched problems' sessions again"
 manifest=$(find "$work/cache/entries" -name manifest.json)
 [ -n "$manifest" ] || fail "no cache entry"
 python3 - "$manifest" <<'PY' || fail "the manifest's sizes"
