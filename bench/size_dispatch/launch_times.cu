@@ -6,11 +6,13 @@
 // default, the matmul example with -DLAUNCH_TIMES_MATMUL (its sizes are M = N = K). Built by
 // size_dispatch.py with the generated .cu included:
 //   nvcc -std=c++17 -arch=sm_90 -I<runtime/include> -I<out>/include -I<out>
-//        -DGENERATED='"optiml_reduction.cu"' launch_times.cu <libruntime> -o launch_times
+//        -DGENERATED='"optiml_reduction.cu"' launch_times.cu <libruntime> -lcuda -o launch_times
 //   launch_times <size>...
 #include GENERATED
 
 #include "../event_timing.cuh"
+
+#include <cuda.h>
 
 #include <algorithm>
 #include <chrono>
@@ -104,7 +106,10 @@ class Problem {
 #endif
 
 // The launch a generated launcher makes, captured in a graph: the kernel it chose, its geometry
-// and its arguments, to launch that same kernel directly, without the launcher's own path.
+// and its arguments, to launch that same kernel directly, without the launcher's own path. The
+// node is read through the driver API: the runtime's cudaGraphKernelNodeGetParams refuses a node
+// of a library kernel (cudaErrorInvalidDeviceFunction); the driver's gives its CUkernel, which is
+// the cudaKernel_t the launcher passed to cudaLaunchKernel.
 class CapturedLaunch {
   public:
     CapturedLaunch(cudaStream_t stream, const std::function<void()>& launch) {
@@ -118,10 +123,13 @@ class CapturedLaunch {
         for (cudaGraphNode_t node : nodes) {
             cudaGraphNodeType type;
             CHECK(cudaGraphNodeGetType(node, &type));
-            if (type == cudaGraphNodeTypeKernel)
-                CHECK(cudaGraphKernelNodeGetParams(node, &params_));
+            if (type != cudaGraphNodeTypeKernel) continue;
+            if (cuGraphKernelNodeGetParams(node, &params_) != CUDA_SUCCESS) {
+                std::fprintf(stderr, "cuGraphKernelNodeGetParams failed\n");
+                std::exit(1);
+            }
         }
-        if (params_.func == nullptr) {
+        if (params_.kern == nullptr && params_.func == nullptr) {
             std::fprintf(stderr, "the launcher's launch captured no kernel\n");
             std::exit(1);
         }
@@ -131,14 +139,26 @@ class CapturedLaunch {
     CapturedLaunch& operator=(const CapturedLaunch&) = delete;
 
     // The arguments are the graph's copies: valid while it lives.
+    // A library kernel's node names its CUkernel (launched as the launcher does); a node that
+    // names only a function is launched through the driver.
     void launch(cudaStream_t stream) const {
-        CHECK(cudaLaunchKernel(params_.func, params_.gridDim, params_.blockDim,
-                               params_.kernelParams, params_.sharedMemBytes, stream));
+        if (params_.kern != nullptr) {
+            CHECK(cudaLaunchKernel(static_cast<const void*>(params_.kern),
+                                   dim3(params_.gridDimX, params_.gridDimY, params_.gridDimZ),
+                                   dim3(params_.blockDimX, params_.blockDimY, params_.blockDimZ),
+                                   params_.kernelParams, params_.sharedMemBytes, stream));
+        } else if (cuLaunchKernel(params_.func, params_.gridDimX, params_.gridDimY,
+                                  params_.gridDimZ, params_.blockDimX, params_.blockDimY,
+                                  params_.blockDimZ, params_.sharedMemBytes, stream,
+                                  params_.kernelParams, nullptr) != CUDA_SUCCESS) {
+            std::fprintf(stderr, "cuLaunchKernel failed\n");
+            std::exit(1);
+        }
     }
 
   private:
     cudaGraph_t graph_ = nullptr;
-    cudaKernelNodeParams params_{};
+    CUDA_KERNEL_NODE_PARAMS params_{};
 };
 
 double median_kernel_ms(cudaStream_t stream, const std::function<void()>& launch) {

@@ -74,7 +74,8 @@ def launcher_times(optiml, name, spec, folder, problems):
         ["nvcc", "-std=c++17", "-O2", "-arch=sm_90", f"-I{root / 'runtime' / 'include'}",
          f"-I{out / 'include'}", f"-I{out}", f'-DGENERATED="optiml_{name}.cu"']
         + (["-DLAUNCH_TIMES_MATMUL"] if name == "matmul" else [])
-        + [str(HERE / "launch_times.cu"), str(runtime), "-o", str(folder / "launch_times")],
+        + [str(HERE / "launch_times.cu"), str(runtime), "-lcuda", "-o",
+           str(folder / "launch_times")],
         [str(folder / "launch_times")] + [str(p[size_of]) for p in problems],
     ]
     for step in steps:

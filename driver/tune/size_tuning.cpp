@@ -43,6 +43,8 @@ struct ProblemRun {
     std::unique_ptr<MeasuringSession> session;
     std::optional<compile::ImageCache> images;
     std::unique_ptr<CandidateEvaluator> evaluator;
+    // What this session's search measured: a time, or 0 where the candidate failed here.
+    std::map<search::Candidate, double> searched_ms;
 };
 
 // Opens `problem`'s session; null with why in `why` when it cannot start.
@@ -105,17 +107,26 @@ search::Result search_problem(const TuneRequest& request, ProblemRun& run,
     return search::run_search(space, *run.evaluator, budget);
 }
 
-// Every variant at one problem, in one batch; not above 0 where it failed there.
+// Every variant at one problem; not above 0 where it failed there. What the session's own search
+// measured is taken as it is (a later problem's search starts with every winner so far, so at the
+// large problems, the dearest to time, that is most of them); the rest are timed in one batch.
 std::vector<double> time_variants(ProblemRun& run, const std::vector<search::Candidate>& variants,
                                   const SourceVariants& sources) {
-    for (const search::Candidate& variant : variants)
+    std::vector<search::Candidate> missing;
+    for (const search::Candidate& variant : variants) {
+        if (run.searched_ms.contains(variant)) continue;
+        missing.push_back(variant);
         if (!variant.is_original_source())
             run.evaluator->sources().add(sources.text(variant.source_id));
-    run.evaluator->set_streaming(false);
-    const std::vector<search::Outcome> outcomes = run.evaluator->evaluate(variants);
+    }
+    if (!missing.empty()) {
+        run.evaluator->set_streaming(false);
+        const std::vector<search::Outcome> outcomes = run.evaluator->evaluate(missing);
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            run.searched_ms[missing[i]] = outcomes[i].ok ? outcomes[i].median_ms : 0.0;
+    }
     std::vector<double> times;
-    for (const search::Outcome& outcome : outcomes)
-        times.push_back(outcome.ok ? outcome.median_ms : 0.0);
+    for (const search::Candidate& variant : variants) times.push_back(run.searched_ms[variant]);
     return times;
 }
 
@@ -179,6 +190,8 @@ class ProblemTuning {
                    << " (" << result.stop_reason << ")\n";
             if (std::find(variants_.begin(), variants_.end(), best.candidate) == variants_.end())
                 variants_.push_back(best.candidate);
+            for (const search::TraceItem& item : result.trace)
+                run->searched_ms[item.candidate] = item.outcome.ok ? item.outcome.median_ms : 0.0;
             keep(tuned_.size(), std::move(run));
             tuned_.push_back(problem);
             searches_.push_back({{"evaluations", result.trace.size()},

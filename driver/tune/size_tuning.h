@@ -1,12 +1,12 @@
 // Tuning across the spec's problems (issue 29): after the tuning at the arguments' own values,
 // each problem of the spec is tuned in ascending order of size, its parameter search starting
 // from the winners found so far (Budget::priors) on half the budget, converging early; then every
-// winner is timed at every problem, side by side in one session per problem: the generalisation
-// matrix. From it search::choose_dispatch() picks the fewest variants that keep each problem
-// within 3% of its own best, and the sizes where each takes over. The result goes to the entry's
-// manifest ("sizes", docs/spec.md#problems) with the chosen variants' images; the launcher still
-// runs the one winner of the arguments' own values, and the log says what dispatch by size would
-// gain.
+// winner is timed at every problem, side by side in one session per problem (where it fits, the
+// session of that problem's search, whose measurements stand): the generalisation matrix. From it
+// search::choose_dispatch() picks the fewest variants that keep each problem within 3% of its own
+// best, and the sizes where each takes over. The result goes to the entry's manifest ("sizes",
+// docs/spec.md#problems) with the chosen variants' images, from which the generated launcher
+// dispatches by size; the log says what one variant at every size would lose.
 #pragma once
 
 #include <map>

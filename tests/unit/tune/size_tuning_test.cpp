@@ -84,12 +84,13 @@ class SizeTuning : public ::testing::Test {
         text["parameters"][0]["values"] = {64, 128, 256, 512};
         return tune(text, 20);
     }
-    // The worker sessions set up: one a process (the scripted worker logs every request).
-    int setups() const {
+    // How many requests of `op` the workers received (the scripted worker logs every request):
+    // "setup" once a session.
+    int requests(const std::string& op) const {
         std::ifstream in(request_log_);
         int count = 0;
         for (std::string line; std::getline(in, line);)
-            count += line.find(R"("op":"setup")") != std::string::npos ? 1 : 0;
+            count += line.find(R"("op":")" + op + "\"") != std::string::npos ? 1 : 0;
         return count;
     }
     long long memory_bytes_ = 0;  // the GPU's, as the probe gives it (0: not given)
@@ -152,21 +153,25 @@ TEST_F(SizeTuning, EachProblemGetsItsWinnerAndTheDispatchKeepsTheFewestWithinThr
 }
 
 // With room on the GPU the matrix times each problem in the session its search used, so no
-// problem's session starts twice; without a memory size every problem's session opens again.
-// The matrix is the same either way.
+// problem's session starts twice, and takes what that search measured; without a memory size
+// every problem's session opens again and times every variant. The matrix is the same either way.
 TEST_F(SizeTuning, TheMatrixTimesInTheSearchesSessionsWhereTheyFit) {
     const json problems = {{{"n", 1048576}}, {{"n", 1024}}, {{"n", 65536}}};
     const json reopened = at_problems(problems)["sizes"];
     // The first tuning's session, a session a problem for its search, another for the matrix.
-    EXPECT_EQ(setups(), 1 + 3 + 3);
+    EXPECT_EQ(requests("setup"), 1 + 3 + 3);
+    const int evaluated = requests("evaluate");
     EXPECT_NE(log_.find("3 problems timed in"), std::string::npos) << log_;
     EXPECT_NE(log_.find(", 0 of them in their search's session"), std::string::npos) << log_;
 
     fs::remove(request_log_);
     memory_bytes_ = 80LL << 30;
     const json kept = at_problems(problems)["sizes"];
-    EXPECT_EQ(setups(), 1 + 3);
+    EXPECT_EQ(requests("setup"), 1 + 3);
     EXPECT_NE(log_.find(", 3 of them in their search's session"), std::string::npos) << log_;
+    // Each search measured every block size there (four of them, exhaustively): the matrix takes
+    // its three variants' times from the searches and times none of them again.
+    EXPECT_EQ(requests("evaluate"), evaluated - 3 * 3);
     EXPECT_EQ(kept["times_ms"], reopened["times_ms"]);
     EXPECT_EQ(kept["dispatch"]["variants"], reopened["dispatch"]["variants"]);
 }
