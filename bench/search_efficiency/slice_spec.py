@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Writes one slice of a tuning space: a copy of a spec whose parameter keeps one value.
+
+A space too large for one device call is recorded in slices (tests/data/h200/spaces/README.md):
+each slice is recorded exhaustively on its own (record_spaces.sh), whenever a call has the
+minutes, and merge_recordings.py joins them. The slice of a parameter's default value goes first:
+the joined recording keeps its manifest, whose default configuration is then the spec's own.
+    slice_spec.py <spec> <parameter> <value> <out folder>
+The copy, <out folder>/<name>_<parameter>_<value>.optiml.json, keeps the spec's name and names
+its source and include folders relative to where it is written.
+"""
+import json
+import os
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
+import transformations as bench  # noqa: E402  (load_spec: JSON with comments)
+
+
+def main(spec_path, parameter, value, out_folder):
+    spec = bench.load_spec(spec_path)
+    here, out = pathlib.Path(spec_path).resolve().parent, pathlib.Path(out_folder)
+    out.mkdir(parents=True, exist_ok=True)
+    moved = lambda path: os.path.relpath((here / path).resolve(), out.resolve())  # noqa: E731
+    spec["source"] = moved(spec["source"])
+    if "include_dirs" in spec:
+        spec["include_dirs"] = [moved(d) for d in spec["include_dirs"]]
+    chosen = [p for p in spec["parameters"] if p["name"] == parameter]
+    if not chosen or int(value) not in chosen[0]["values"]:
+        sys.exit(f"{spec_path}: parameters: no '{parameter}' with the value {value}; "
+                 f"name one of its parameters and one of that parameter's values")
+    chosen[0]["values"], chosen[0]["default"] = [int(value)], int(value)
+    path = out / f"{pathlib.Path(spec_path).name.split('.')[0]}_{parameter}_{value}.optiml.json"
+    path.write_text(json.dumps(spec, indent=2) + "\n")
+    print(path)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])
