@@ -10,22 +10,17 @@ The copy, <out folder>/<name>_<parameter>_<value>.optiml.json, keeps the spec's 
 its source and include folders relative to where it is written.
 """
 import json
-import os
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
-import transformations as bench  # noqa: E402  (load_spec: JSON with comments)
+import transformations as bench  # noqa: E402  (load_spec_for: JSON with comments, moved)
 
 
 def main(spec_path, parameter, value, out_folder):
-    spec = bench.load_spec(spec_path)
-    here, out = pathlib.Path(spec_path).resolve().parent, pathlib.Path(out_folder)
+    out = pathlib.Path(out_folder)
     out.mkdir(parents=True, exist_ok=True)
-    moved = lambda path: os.path.relpath((here / path).resolve(), out.resolve())  # noqa: E731
-    spec["source"] = moved(spec["source"])
-    if "include_dirs" in spec:
-        spec["include_dirs"] = [moved(d) for d in spec["include_dirs"]]
+    spec = bench.load_spec_for(spec_path, out)
     chosen = [p for p in spec["parameters"] if p["name"] == parameter]
     if not chosen or int(value) not in chosen[0]["values"]:
         sys.exit(f"{spec_path}: parameters: no '{parameter}' with the value {value}; "

@@ -23,13 +23,12 @@ the spec loading and tuning helpers are bench/transformations' own.
 import argparse
 import json
 import math
-import os
 import pathlib
 import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
-import transformations as bench  # noqa: E402  (find_manifest, tune, load_spec)
+import transformations as bench  # noqa: E402  (find_manifest, tune, load_spec_for)
 
 # (name, spec, problems): seven sizes each.
 PROBLEMS = {
@@ -43,10 +42,8 @@ PROBLEMS = {
 def spec_copy(name, folder, problems=None, values=None):
     """The kernel's spec with `problems`, or at one problem's `values` (an independent tuning)."""
     path, all_problems = PROBLEMS[name]
-    spec = bench.load_spec(path)
     folder.mkdir(parents=True, exist_ok=True)
-    source = (pathlib.Path(path).parent / spec["source"]).resolve()
-    spec["source"] = os.path.relpath(source, folder.resolve())  # specs name sources relatively
+    spec = bench.load_spec_for(path, folder)
     spec.pop("budget", None)
     if problems is not None:
         spec["problems"] = problems

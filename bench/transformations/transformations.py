@@ -128,6 +128,18 @@ def load_spec(path):
     return json.loads(strip_comments(pathlib.Path(path).read_text()))
 
 
+def load_spec_for(path, folder):
+    """The spec at `path`, its source and include folders named relative to `folder`, where a
+    copy of it is to be written (specs name them relative to themselves)."""
+    spec = load_spec(path)
+    here, there = pathlib.Path(path).resolve().parent, pathlib.Path(folder).resolve()
+    moved = lambda name: os.path.relpath((here / name).resolve(), there)  # noqa: E731
+    spec["source"] = moved(spec["source"])
+    if "include_dirs" in spec:
+        spec["include_dirs"] = [moved(d) for d in spec["include_dirs"]]
+    return spec
+
+
 def _ceil_div(a, b):
     return -(-a // b)
 
