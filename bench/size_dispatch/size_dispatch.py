@@ -87,8 +87,9 @@ def launcher_times(optiml, name, spec, folder, problems):
             f"takes over 1 ms). 'original by cudaKernel_t' launches the original through "
             f"cudaLaunchKernel and its kernel handle; 'launcher's kernel direct' launches what "
             f"the launcher launched (captured once in a graph: its kernel, geometry and "
-            f"arguments) with cudaLaunchKernel, so that the last column is the launcher's own "
-            f"path:\n\n{run.stdout}")
+            f"arguments) with cudaLaunchKernel, so that 'launcher's own path' is the launcher's "
+            f"own logic; 'by CUfunction' launches that kernel through cuLaunchKernel and its "
+            f"CUfunction in the current context, looked up once:\n\n{run.stdout}")
 
 
 VENDOR = {"matmul": ("cuBLAS SGEMM", "M"), "reduction": ("CUB DeviceReduce::Sum", "n")}
