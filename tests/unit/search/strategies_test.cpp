@@ -261,9 +261,9 @@ TEST(CandidatePool, NeighboursDifferInOneParameterAndAreValid) {
 // The optimum at the edge of a failing region, the shape of a kernel whose best tile is the
 // largest that still compiles (p0 + p1 >= 8 fails; the bowl's centre lies beyond the edge, so the
 // best that runs is (4, 3, 2, 3), next to failures). A model that took a failure for a long time
-// kept away from the successes beside it: bayes needed 62-290 evaluations on seeds 1-10 and auto
-// over 200 on three of them; modelling whether a configuration runs apart from how fast, each
-// found it within 42.
+// kept away from the successes beside it: bayes needed more than 60 evaluations on nine of seeds
+// 1-10 (up to 290) and auto over 200 on three; modelling whether a configuration runs apart from
+// how fast, each found it within 42.
 class ModelledStrategy : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelledStrategy, FindsAnOptimumAtTheEdgeOfAFailingRegion) {
