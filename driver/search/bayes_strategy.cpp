@@ -7,7 +7,8 @@
 // modelled as a time 2.7x the slowest success, a failure next to the optimum raised the optimum's
 // predicted time). The first few picks are random, to give the model something to fit. The local
 // kind (auto's second member) scores only the untaken neighbours of the best configuration, a
-// model- ordered local search: it models from two measurements on, since its picks stay near data.
+// local search in the model's order: it models from two measurements on, since its picks stay
+// near data.
 #include <algorithm>
 #include <cmath>
 #include <random>
