@@ -99,7 +99,7 @@ class Bayes : public Strategy {
             outcome_x.push_back(pool_.features(i));
             outcome_y.push_back(ran ? 1.0 : 0.0);
             if (!ran) continue;
-            x.push_back(pool_.features(i));
+            x.push_back(outcome_x.back());
             y.push_back(std::log(pool_.cost(i)));
         }
         model_.fit(std::move(x), y);
