@@ -89,7 +89,9 @@ def launcher_times(optiml, name, spec, folder, problems):
             f"the launcher launched (captured once in a graph: its kernel, geometry and "
             f"arguments) with cudaLaunchKernel, so that 'launcher's own path' is the launcher's "
             f"own logic; 'by CUfunction' launches that kernel through cuLaunchKernel and its "
-            f"CUfunction in the current context, looked up once:\n\n{run.stdout}")
+            f"CUfunction in the current context, looked up once; 'direct after cudaGetDevice' "
+            f"asks for the current device before that direct launch, as launchers did before "
+            f"they skipped the call where the process sees one device:\n\n{run.stdout}")
 
 
 VENDOR = {"matmul": ("cuBLAS SGEMM", "M"), "reduction": ("CUB DeviceReduce::Sum", "n")}

@@ -132,7 +132,7 @@ std::string render_setter(const spec::Spec& spec, const std::vector<PreparedVari
         << ")) return cudaErrorInvalidValue;\n"
         << "    const std::size_t bytes = count * sizeof(" << type << ");\n"
         << "    int device = 0;\n"
-        << "    cudaError_t status = cudaGetDevice(&device);\n"
+        << "    cudaError_t status = ::optiml::rt::current_device(&device);\n"
         << "    if (status != cudaSuccess) return status;\n";
     if (variants.empty()) {
         // No library is ever loaded: the original's symbol is the only one.
@@ -193,7 +193,7 @@ std::string render_resolve(const spec::Spec& spec) {
     return "    ::" + generated_namespace(spec) +
            "::table.note_launch();\n"
            "    int device = 0;\n"
-           "    cudaError_t status = cudaGetDevice(&device);\n"
+           "    cudaError_t status = ::optiml::rt::current_device(&device);\n"
            "    if (status != cudaSuccess) return status;\n"
            "    cudaKernel_t kernel = nullptr;\n"
            "    ::optiml::rt::Dispatch dispatch{-1, -1, nullptr};\n"

@@ -135,6 +135,22 @@ struct Dispatch {
 void set_arch_override(int arch);
 int arch_override();
 
+// The calling thread's current device, as cudaGetDevice gives it. Where the process sees a
+// single device (one GPU per process is the common case) that can only be device 0, and the
+// launch path skips cudaGetDevice: a call into the runtime and the driver's current-context
+// lookup on every launch. The count is asked once, at the first call.
+namespace detail {
+extern std::atomic<int> visible_devices;  // 0 until counted, or when counting failed
+cudaError_t current_device_counted(int* device) noexcept;
+}  // namespace detail
+inline cudaError_t current_device(int* device) noexcept {
+    if (detail::visible_devices.load(std::memory_order_relaxed) == 1) {
+        *device = 0;
+        return cudaSuccess;
+    }
+    return detail::current_device_counted(device);
+}
+
 // True when the environment has OPTIML_FORCE_ORIGINAL=1 (read once per process).
 bool force_original();
 // True when the environment has OPTIML_VERBOSE set to anything but "" or "0" (read once).
