@@ -92,13 +92,21 @@ embedded_digest() {  # GENERATED KIND
 # --- one build: kernels 1..8 (build B starts at kernel B), each an `optiml build` of its own ---
 gc_limit=100000  # bytes: under three entries, so gc keeps evicting what builds use
 entry_dir() { echo "$local_cache/entries/${1:0:2}/$1"; }
+# The slowed writers and downloaders build their 8 kernels again (into p2/, p3/) while the killer
+# still waits for a point: on a fast machine their first pass can end before it finds them all.
 one_build() {  # ROUND_DIR B KIND: KIND is plain, slow-read, slow-write, slow-download or tuner
-    local round=$1 b=$2 kind=$3 j i dir rc key prefix url=$nginx_url
+    local round=$1 b=$2 kind=$3 j i dir rc key prefix url=$nginx_url pass=1 passes=1
     [[ $kind == slow-download ]] && url=$nginx_url/slow
-    for j in $(seq 0 7); do
+    [[ $kind == slow-write || $kind == slow-download ]] && passes=3
+    for j in $(seq 0 $((8 * passes - 1))); do
+        if ((j > 0 && j % 8 == 0)); then
+            [[ -e $round/killer-done ]] && break
+            pass=$((pass + 1))
+        fi
         i=$(((b + j) % 8 + 1))
         key=${keys[$((i - 1))]}
         dir=$round/b$b/k$i
+        ((pass == 1)) || dir=$round/b$b/p$pass/k$i
         mkdir -p "$dir"
         prefix=()
         case $kind in
@@ -184,6 +192,7 @@ killer() {  # ROUND_DIR POINT...: one SIGKILL at each POINT while the builds run
         sleep 0.01
     done
     echo "$kernels_seen" >"$round/kernels-seen"
+    touch "$round/killer-done"
 }
 gc_loop() {  # ROUND_DIR
     local status
@@ -251,7 +260,7 @@ check_kernel() {
         tally[read-slowed]=$((tally[read-slowed] + 1))
     fi
 }
-remote_warning_count() { cat "$1"/b*/k*/log | grep -c '^optiml: warning: remote cache' || true; }
+remote_warning_count() { cat "$1"/b*/k*/log "$1"/b*/p*/k*/log 2>/dev/null | grep -c '^optiml: warning: remote cache' || true; }
 
 # Downloads that a SIGKILL cut short: nginx logged fewer body bytes than the blob holds.
 cut_downloads() {  # ACCESS_LOG_LINES_FROM
@@ -271,7 +280,7 @@ access_lines() { wc -l <"$work/nginx/logs/access.log"; }
 slow_downloads=false
 all_kept=0 all_slowed=0  # over the rounds: entries gc kept for a reader, reads slowed
 run_round() {
-    local name=$1 fault=$2 round=$work/rounds/$1 b kind pids=() start=$SECONDS kill_pid gc_pid
+    local name=$1 fault=$2 round=$work/rounds/$1 b kind dir pids=() start=$SECONDS kill_pid gc_pid
     shift 2
     mkdir -p "$round"
     : >"$round/kills"
@@ -299,7 +308,9 @@ run_round() {
     round_seconds=$((SECONDS - start))
     for b in $(seq 16); do
         kind=$(cat "$round/b$b.kind")
-        for i in $(seq 8); do check_kernel "$round/b$b/k$i" "$kind"; done
+        for dir in "$round/b$b"/k* "$round/b$b"/p*/k*; do
+            [[ -d $dir ]] && check_kernel "$dir" "$kind"
+        done
     done
     ! grep -q '^gc exited\|error' "$round/gc.log" || fail "gc failed during round $name: $(grep -m1 'exited\|error' "$round/gc.log")"
     "$optiml" cache --cache-dir "$local_cache" verify >"$round/verify.log" 2>&1 ||
@@ -365,7 +376,7 @@ if $can_mount; then
     ((tally[original] == 0)) ||
         fail "with the remote's volume full, ${tally[original]} kernels got the original kernel: a full remote still serves reads"
     [[ $(remote_warning_count "$work/rounds/full-remote") -eq 0 ]] ||
-        fail "a full remote (reads still fine) was taken for a dead one: $(cat "$work/rounds/full-remote"/b*/k*/log | grep -m1 'warning: remote cache')"
+        fail "a full remote (reads still fine) was taken for a dead one: $(cat "$work/rounds/full-remote"/b*/k*/log "$work/rounds/full-remote"/b*/p*/k*/log 2>/dev/null | grep -m1 'warning: remote cache')"
     for i in $(seq 8); do
         key=$("$optiml" cache key --spec "$kernels/saxpy_t$i.optiml.json" --arch 90)
         [[ ! -e $nginx_root/ac/$key ]] || fail "a manifest reached the full remote"
