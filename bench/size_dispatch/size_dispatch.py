@@ -16,10 +16,10 @@ the winners (its own search's best), (d) the vendor library at that size (cuBLAS
 device-wide sum: vendor_times.cu), and their ratios. With --independent it also tunes each
 problem alone (a spec at that problem, no problems of its own, the same budget) and compares
 evaluations: the tuning cost of n sizes against n independent tunings; and each size's dispatch
-against its independent tuning's winner, a second search for that size's optimum. Before those it builds the
-launcher from the entry (`optiml build`, cache only) and times it at every problem against the
-original's <<<>>> launch, kernel and host enqueue (launch_times.cu). Standard library only;
-the spec loading and tuning helpers are bench/transformations' own.
+against its independent tuning's winner, a second search for that size's optimum. Before those it
+builds the launcher from the entry (`optiml build`, cache only) and times it at every problem
+against the original's <<<>>> launch, kernel and host enqueue (launch_times.cu). Standard library
+only; the spec loading and tuning helpers are bench/transformations' own.
 """
 import argparse
 import json
@@ -114,9 +114,22 @@ def vendor_times(name, folder, problems):
     return times, f"(d): {library}, medians of 51 runs, in its own program after the tuning."
 
 
-def table(name, sizes, vendor=None):
+def dispatched(sizes, p):
+    """The variant the dispatch runs at problem `p` and its time there from the matrix (nan where
+    none serves it or it failed there)."""
     times = sizes["times_ms"]
     ranges = sizes.get("dispatch", {}).get("ranges", [])
+    served = next((r["variant"] for r in ranges if r["first_problem"] <= p <= r["last_problem"]),
+                  None)
+    return served, times[served][p] if served is not None and times[served][p] > 0 else math.nan
+
+
+def label_of(problem):
+    return ", ".join(f"{k}={v}" for k, v in problem.items())
+
+
+def table(name, sizes, vendor=None):
+    times = sizes["times_ms"]
     lines = [f"### {name}", "",
              "| problem | (a) shipped today (ms) | (b) dispatch (ms) | (c) own optimum (ms) | "
              "(d) vendor (ms) | a / c | b / c | b / d | dispatched variant |",
@@ -124,15 +137,12 @@ def table(name, sizes, vendor=None):
     for p, problem in enumerate(sizes["problems"]):
         column = [row[p] for row in times if row[p] > 0]
         best = min(column) if column else math.nan
-        served = next((r["variant"] for r in ranges if r["first_problem"] <= p <= r["last_problem"]),
-                      None)
+        served, at = dispatched(sizes, p)
         shipped = times[0][p] if times[0][p] > 0 else math.nan
-        dispatched = times[served][p] if served is not None and times[served][p] > 0 else math.nan
-        label = ", ".join(f"{k}={v}" for k, v in problem.items())
         library = vendor[p] if vendor else math.nan
-        lines.append(f"| {label} | {shipped:.4g} | {dispatched:.4g} | {best:.4g} | {library:.4g} | "
-                     f"{shipped / best:.3f} | {dispatched / best:.3f} | "
-                     f"{dispatched / library:.3f} | {served} |")
+        lines.append(f"| {label_of(problem)} | {shipped:.4g} | {at:.4g} | {best:.4g} | "
+                     f"{library:.4g} | {shipped / best:.3f} | {at / best:.3f} | "
+                     f"{at / library:.3f} | {served} |")
     lines.append("")
     lines.append("Variants: " + "; ".join(
         f"{v}: " + " ".join(f"{k}={x}" for k, x in variant["parameters"].items())
@@ -144,16 +154,11 @@ def table(name, sizes, vendor=None):
 def independent_check(sizes, bests):
     """(b) against each problem's independent tuning's winner: a second search of that size with
     its own budget, timed in its own session (so a few percent either way is the sessions')."""
-    times = sizes["times_ms"]
-    ranges = sizes.get("dispatch", {}).get("ranges", [])
     lines = ["| problem | (b) dispatch (ms) | independent tuning's winner (ms) | b / independent |",
              "|---|---|---|---|"]
     for p, problem in enumerate(sizes["problems"]):
-        served = next((r["variant"] for r in ranges if r["first_problem"] <= p <= r["last_problem"]),
-                      None)
-        dispatched = times[served][p] if served is not None and times[served][p] > 0 else math.nan
-        label = ", ".join(f"{k}={v}" for k, v in problem.items())
-        lines.append(f"| {label} | {dispatched:.4g} | {bests[p]:.4g} | {dispatched / bests[p]:.3f} |")
+        _, at = dispatched(sizes, p)
+        lines.append(f"| {label_of(problem)} | {at:.4g} | {bests[p]:.4g} | {at / bests[p]:.3f} |")
     return ("Each size's own optimum checked by a second search: the dispatch's time (from the "
             "matrix) against the winner of that size's independent tuning (its entry's median, "
             "its own session).\n\n" + "\n".join(lines))
