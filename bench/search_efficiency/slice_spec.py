@@ -7,14 +7,45 @@ minutes, and merge_recordings.py joins them. The slice of a parameter's default 
 the joined recording keeps its manifest, whose default configuration is then the spec's own.
     slice_spec.py <spec> <parameter> <value> <out folder>
 The copy, <out folder>/<name>_<parameter>_<value>.optiml.json, keeps the spec's name and names
-its source and include folders relative to where it is written.
+its source and include folders relative to where it is written. Where the spec's defaults break a
+constraint at that value (block_size_y 16 with block_size_x 128 over 1024 threads), the slice's
+default moves to the valid configuration that changes the fewest other defaults, nearest in
+their value lists.
 """
+import itertools
 import json
+import math
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
 import transformations as bench  # noqa: E402  (load_spec_for: JSON with comments, moved)
+
+
+def holds(constraint, config):
+    """A spec constraint (C-like: ||, &&, !) evaluated at one configuration."""
+    text = constraint.replace("||", " or ").replace("&&", " and ")
+    text = re.sub(r"!(?!=)", " not ", text)
+    names = dict(config, ceil_div=lambda a, b: -(-a // b), min=min, max=max, sqrt=math.sqrt)
+    return bool(eval(text, {"__builtins__": {}}, names))  # noqa: S307 (our own specs)
+
+
+def valid_default(spec):
+    """The spec's defaults, or the valid configuration nearest them; None where none is valid."""
+    parameters = spec["parameters"]
+    defaults = [p["values"].index(p.get("default", p["values"][0])) for p in parameters]
+    constraints = spec.get("constraints", [])
+    best = None
+    for indices in itertools.product(*(range(len(p["values"])) for p in parameters)):
+        config = {p["name"]: p["values"][i] for p, i in zip(parameters, indices)}
+        if not all(holds(c, config) for c in constraints):
+            continue
+        changed = sum(i != d for i, d in zip(indices, defaults))
+        distance = sum(abs(i - d) for i, d in zip(indices, defaults))
+        if best is None or (changed, distance) < best[0]:
+            best = ((changed, distance), config)
+    return None if best is None else best[1]
 
 
 def main(spec_path, parameter, value, out_folder):
@@ -26,6 +57,11 @@ def main(spec_path, parameter, value, out_folder):
         sys.exit(f"{spec_path}: parameters: no '{parameter}' with the value {value}; "
                  f"name one of its parameters and one of that parameter's values")
     chosen[0]["values"], chosen[0]["default"] = [int(value)], int(value)
+    default = valid_default(spec)
+    if default is None:
+        sys.exit(f"{spec_path}: no configuration with {parameter}={value} meets the constraints")
+    for p in spec["parameters"]:
+        p["default"] = default[p["name"]]
     path = out / f"{pathlib.Path(spec_path).name.split('.')[0]}_{parameter}_{value}.optiml.json"
     path.write_text(json.dumps(spec, indent=2) + "\n")
     print(path)

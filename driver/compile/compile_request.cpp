@@ -20,8 +20,14 @@ std::optional<Backend> parse_backend(std::string_view name) {
 }
 
 CompileResult compile(const CompileRequest& request) {
-    return request.backend == Backend::Nvcc ? compile_with_nvcc(request)
-                                            : compile_with_nvrtc(request);
+    if (request.backend == Backend::Nvrtc) return compile_with_nvrtc(request);
+    if (!request.nvrtc_text.empty()) {
+        CompileRequest nvrtc = request;
+        nvrtc.source_text = request.nvrtc_text;
+        CompileResult fast = compile_with_nvrtc(nvrtc);
+        if (fast.ok) return fast;
+    }
+    return compile_with_nvcc(request);
 }
 
 std::vector<CompileResult> compile_all(const std::vector<CompileRequest>& requests,

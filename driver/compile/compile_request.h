@@ -24,6 +24,10 @@ struct CompileRequest {
     // nvcc: the whole file, when source_text is its device code alone (tune/device_only_source.h):
     // compiled instead where source_text does not compile.
     std::string whole_file_text;
+    // nvcc: NVRTC compiles this text first, where the original compiles to the same kernel code
+    // with NVRTC as with nvcc (tune/device_only_source.h); nvcc compiles source_text where NVRTC
+    // cannot. Empty: nvcc alone.
+    std::string nvrtc_text;
     std::string source_name;  // file name shown in diagnostics and line info
     // "saxpy", "gemm<float, 32>": the kernel to find in the output, parameters already
     // substituted (expand_defines in kernel_symbol.h).

@@ -38,6 +38,11 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
     // nvcc compiling the device code alone falls back to the whole file: both texts are read.
     if (!request.whole_file_text.empty())
         fields.emplace_back("whole_file", request.whole_file_text);
+    // NVRTC compiling first: its text and version decide the image where it can.
+    if (!request.nvrtc_text.empty() && request.backend == Backend::Nvcc) {
+        fields.emplace_back("nvrtc_version", nvrtc_version());
+        fields.emplace_back("nvrtc_text", request.nvrtc_text);
+    }
     return cache::compute_tagged_key(fields);
 }
 

@@ -160,20 +160,6 @@ CompileResult compile_text(const CompileRequest& request, const std::string& sou
 
 }  // namespace
 
-bool same_device_code(const std::string& a, const std::string& b) {
-    const auto first = cubin_sections(a);
-    const auto second = cubin_sections(b);
-    if (!first || !second || first->size() != second->size()) return false;
-    for (const auto& [name, bytes] : *first) {
-        const auto other = second->find(name);
-        if (other == second->end()) return false;
-        // Debug sections name the compiled file (its size in the line table's file entries).
-        if (!name.starts_with(".debug") && !name.starts_with(".nv_debug") && bytes != other->second)
-            return false;
-    }
-    return true;
-}
-
 CompileResult compile_with_nvcc(const CompileRequest& request) {
     for (const std::string& option : request.options)
         if (!nvcc_option(option))

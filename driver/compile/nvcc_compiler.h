@@ -36,10 +36,6 @@ std::optional<std::string> nvcc_option(const std::string& nvrtc_option);
 std::vector<std::string> nvcc_arguments(const CompileRequest& request, const std::string& source,
                                         const std::string& output);
 
-// Whether two CUBINs hold the same device code: the same sections, every one but the debug
-// sections (whose line tables name the compiled file's size) with the same bytes.
-bool same_device_code(const std::string& a, const std::string& b);
-
 // For a relocatable request (-rdc=true): the device link of its one relocatable CUBIN into the
 // executable CUBIN that is timed and shipped (nvcc -dlink -cubin, with the build's -Xnvlink and
 // -dlto). A kernel calling device functions of other files does not link alone: the link's

@@ -22,6 +22,10 @@ constexpr std::array<std::string_view, 30> kHostOnlyHeaders = {
     "list",     "deque",    "queue",   "stack",      "random",        "chrono",
     "thread",   "mutex",    "future",  "functional", "memory",        "algorithm",
     "numeric",  "iterator", "regex",   "filesystem", "stdexcept",     "exception"};
+// C headers whose device functions NVRTC declares itself (printf, assert), having no standard
+// headers to open.
+constexpr std::array<std::string_view, 4> kNvrtcBuiltinHeaders = {"cstdio", "stdio.h", "cassert",
+                                                                  "assert.h"};
 // Reserved names the toolkit and compilers document for host declarations: not unseen macros.
 constexpr std::array<std::string_view, 11> kHostSpellings = {
     "__host__",      "__forceinline__", "__inline__", "__noinline__",  "__restrict__", "__restrict",
@@ -220,11 +224,14 @@ std::string device_relevant_text(std::string_view source, const SeenMacros& macr
     return HostBodyElision(source, macros.qualifiers, macros.others, false).run();
 }
 
-DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macros) {
-    HostBodyElision elision(source, macros.qualifiers, macros.others, true);
-    DeviceOnlyText result{elision.run(), elision.elided(), {}};
-    std::string& text = result.text;
-    // Re-lexed: the elision moved offsets. A blanked include keeps its line, empty.
+namespace {
+
+// Leaves empty the #include <...> lines of `text` that name one of `headers` (each keeps its
+// line); returns the headers left out, in order.
+template <std::size_t N>
+std::vector<std::string> blank_includes(std::string& text,
+                                        const std::array<std::string_view, N>& headers) {
+    std::vector<std::string> blanked;
     const std::vector<Token> tokens = lex(text);
     for (auto it = tokens.rbegin(); it != tokens.rend(); ++it) {
         if (it->kind != TokenKind::Preprocessor) continue;
@@ -232,11 +239,27 @@ DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macro
         if (d.word(0) != "include" || d.word(1) != "<") continue;
         std::string header;
         for (std::size_t w = 2; !d.word(w).empty() && d.word(w) != ">"; ++w) header += d.word(w);
-        if (!one_of(header, kHostOnlyHeaders)) continue;
-        result.headers.insert(result.headers.begin(), header);
+        if (!one_of(header, headers)) continue;
+        blanked.insert(blanked.begin(), header);
         text.replace(it->begin, it->end - it->begin, "");
     }
+    return blanked;
+}
+
+}  // namespace
+
+DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macros) {
+    HostBodyElision elision(source, macros.qualifiers, macros.others, true);
+    DeviceOnlyText result{elision.run(), elision.elided(), {}};
+    // Re-lexed: the elision moved offsets.
+    result.headers = blank_includes(result.text, kHostOnlyHeaders);
     return result;
+}
+
+std::string nvrtc_device_text(std::string_view device_only) {
+    std::string text(device_only);
+    blank_includes(text, kNvrtcBuiltinHeaders);
+    return text;
 }
 
 std::set<std::string> named_identifiers(std::string_view text) {

@@ -41,6 +41,11 @@ struct DeviceOnlyText {
 };
 DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macros);
 
+// device_only_text's text as NVRTC compiles it, which opens no standard header: the #include lines
+// of <cstdio>, <stdio.h>, <cassert> and <assert.h>, whose device functions (printf, assert) NVRTC
+// declares itself, left empty too.
+std::string nvrtc_device_text(std::string_view device_only);
+
 // Every identifier `text` names, in code and in preprocessor directives (#if FOO, #ifdef NDEBUG).
 std::set<std::string> named_identifiers(std::string_view text);
 

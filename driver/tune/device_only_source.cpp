@@ -4,8 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "driver/compile/build_flags.h"
 #include "driver/compile/image_cache.h"
-#include "driver/compile/nvcc_compiler.h"
+#include "driver/compile/kernel_code.h"
 #include "driver/source/device_code.h"
 
 namespace optiml::tune {
@@ -15,14 +16,25 @@ source::DeviceOnlyText device_only(const std::string& text) {
     return source::device_only_text(text, source::seen_macros({text}));
 }
 
-bool disabled() {
-    const char* env = std::getenv("OPTIML_NVCC_DEVICE_ONLY");
+bool switched_off(const char* variable) {
+    const char* env = std::getenv(variable);
     return env && std::string(env) == "0";
+}
+
+// NVRTC compiles what the target's flags say as nvcc does only for -D, -U and -std.
+std::string nvrtc_cannot_take(const compile::CompileRequest& original) {
+    if (switched_off("OPTIML_NVCC_NVRTC")) return "OPTIML_NVCC_NVRTC=0";
+    if (original.relocatable) return "the target compiles with -rdc=true";
+    for (const std::string& option : original.build_options)
+        if (!compile::nvrtc_reproduces(option)) return "the target compiles with " + option;
+    return "";
 }
 
 DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     source::DeviceOnlyText slice = device_only(original.source_text);
-    DeviceOnlyPlan plan{false, slice.host_functions, std::move(slice.headers), {}};
+    DeviceOnlyPlan plan;
+    plan.host_functions = slice.host_functions;
+    plan.headers = std::move(slice.headers);
     if (plan.host_functions == 0 && plan.headers.empty()) return plan;  // nothing to leave out
     compile::CompileRequest alone = original;
     alone.source_text = std::move(slice.text);
@@ -30,8 +42,15 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     alone.output = compile::Output::Cubin;
     compile::CompileRequest whole = alone;
     whole.source_text = original.source_text;
-    // Both at once: the probe holds up the first variant.
-    const std::vector<compile::CompileResult> compiled = compile::compile_all({alone, whole});
+    std::vector<compile::CompileRequest> requests{alone, whole};
+    plan.nvrtc_why_not = nvrtc_cannot_take(original);
+    if (plan.nvrtc_why_not.empty()) {
+        requests.push_back(alone);
+        requests.back().backend = compile::Backend::Nvrtc;
+        requests.back().source_text = source::nvrtc_device_text(alone.source_text);
+    }
+    // All at once: the probe holds up the first variant.
+    const std::vector<compile::CompileResult> compiled = compile::compile_all(requests);
     const compile::CompileResult& from_alone = compiled[0];
     const compile::CompileResult& from_whole = compiled[1];
     if (!from_whole.ok)
@@ -42,13 +61,23 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
         plan.why_not = "its device code alone compiles to other code";
     else
         plan.used = true;
+    if (!plan.used || compiled.size() < 3) return plan;
+    const compile::CompileResult& by_nvrtc = compiled[2];
+    if (!by_nvrtc.ok)
+        plan.nvrtc_why_not = "NVRTC cannot compile it";
+    else if (by_nvrtc.lowered_name != from_alone.lowered_name ||
+             !compile::same_kernel_code(by_nvrtc.binary, from_alone.binary))
+        plan.nvrtc_why_not = "NVRTC compiles it to other kernel code";
+    else
+        plan.nvrtc = true;
     return plan;
 }
 
 }  // namespace
 
 DeviceOnlyPlan device_only_plan(const compile::CompileRequest& original) {
-    if (original.backend != compile::Backend::Nvcc || disabled()) return {};
+    if (original.backend != compile::Backend::Nvcc || switched_off("OPTIML_NVCC_DEVICE_ONLY"))
+        return {};
     static std::mutex mutex;
     static std::map<std::string, DeviceOnlyPlan> plans;  // by the original's image key
     const std::string key = compile::image_key(original, "device-only probe");
@@ -65,6 +94,7 @@ void use_device_only_text(compile::CompileRequest& request, const DeviceOnlyPlan
     if (!plan.used || request.backend != compile::Backend::Nvcc) return;
     request.whole_file_text = request.source_text;
     request.source_text = device_only(request.whole_file_text).text;
+    if (plan.nvrtc) request.nvrtc_text = source::nvrtc_device_text(request.source_text);
 }
 
 }  // namespace optiml::tune

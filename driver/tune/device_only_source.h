@@ -3,7 +3,11 @@
 // the original configuration compiled from its device code alone (source::device_only_text)
 // gives the same device code as compiled from the whole file, every variant is compiled that way,
 // with the whole file as the fallback of a variant whose macros need what was left out.
-// OPTIML_NVCC_DEVICE_ONLY=0 compiles the whole file always.
+// The device code alone is often what NVRTC compiles too, five times faster than nvcc: where the
+// original compiled that way by NVRTC holds the same kernel code as nvcc's (compile::
+// same_kernel_code), NVRTC compiles every variant first and nvcc only where NVRTC cannot. What is
+// timed, verified and shipped is the image of whichever compiled it.
+// OPTIML_NVCC_DEVICE_ONLY=0 compiles the whole file always; OPTIML_NVCC_NVRTC=0 keeps NVRTC out.
 #pragma once
 
 #include <cstddef>
@@ -19,10 +23,12 @@ struct DeviceOnlyPlan {
     std::size_t host_functions = 0;    // left out of every variant's text
     std::vector<std::string> headers;  // left out, in order
     std::string why_not;               // when something could be left out but is not
+    bool nvrtc = false;                // NVRTC compiles the device code alone first
+    std::string nvrtc_why_not;         // when it is used and NVRTC is not
 };
 
 // For `original` (an nvcc request of the original configuration): probes once per text, options
-// and arch in a process (two nvcc compiles), then answers from memory.
+// and arch in a process (two nvcc compiles and one NVRTC compile), then answers from memory.
 DeviceOnlyPlan device_only_plan(const compile::CompileRequest& original);
 
 // `request` compiles its text's device code alone, its whole text the fallback, when `plan` is

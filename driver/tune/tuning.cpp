@@ -172,6 +172,13 @@ void log_device_only(const DeviceOnlyPlan& plan, TuningLog& log) {
                << (plan.used ? ": the original compiles to the same device code"
                              : ": " + plan.why_not + "; it compiles the whole file")
                << "\n";
+    if (!plan.used) return;
+    if (plan.nvrtc)
+        log.line() << "NVRTC compiles the device code alone first (the original's kernel code "
+                      "is nvcc's), nvcc where NVRTC cannot\n";
+    else if (!plan.nvrtc_why_not.empty())
+        log.line() << "NVRTC does not compile the device code alone: " << plan.nvrtc_why_not
+                   << "\n";
 }
 
 // The session of the original, or null with why not in the log (the original kernel stays).

@@ -4,10 +4,7 @@
 // as `.entry NAME(`. No cuobjdump needed (a toolkit may lack it).
 #pragma once
 
-#include <map>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace optiml::compile {
@@ -15,10 +12,6 @@ namespace optiml::compile {
 // Entry symbols of a 64-bit little-endian ELF CUBIN, in symbol-table order; empty for bytes that
 // are not one (or are damaged: every offset is bounds-checked).
 std::vector<std::string> cubin_entry_symbols(const std::string& elf);
-
-// A CUBIN's sections by name, each its bytes (empty for one that holds none, as .nv.shared);
-// nullopt for bytes that are not a well-formed ELF file.
-std::optional<std::map<std::string, std::string_view>> cubin_sections(const std::string& elf);
 
 // `.entry` names of PTX text, in order.
 std::vector<std::string> ptx_entry_symbols(const std::string& ptx);

@@ -8,6 +8,7 @@
 #include "driver/base/read_file.h"
 #include "driver/compile/detail/cubin_symbols.h"
 #include "driver/compile/image_cache.h"
+#include "driver/compile/kernel_code.h"
 
 namespace optiml::compile {
 namespace {

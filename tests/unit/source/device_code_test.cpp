@@ -153,6 +153,15 @@ TEST(DeviceOnly, DeviceCodeAloneComesBackUnchanged) {
     EXPECT_TRUE(only.headers.empty());
 }
 
+TEST(DeviceOnly, ForNvrtcTheHeadersOfItsBuiltinsGoTooAndNoOther) {
+    const std::string text =
+        "#include <cstdio>\n#include <assert.h>\n#include <cstdint>\n#include \"cstdio\"\n"
+        "__global__ void k(int* x) { assert(x); printf(\"%d\", x[0]); }\n";
+    EXPECT_EQ(source::nvrtc_device_text(text),
+              "\n\n#include <cstdint>\n#include \"cstdio\"\n"
+              "__global__ void k(int* x) { assert(x); printf(\"%d\", x[0]); }\n");
+}
+
 TEST(DeviceCode, QualifierMacrosAreFoundThroughOtherMacros) {
     const source::SeenMacros macros = source::seen_macros(
         {"#define HD __host__ __device__\n#define INLINE_HD HD inline\n#define N 4\n"});

@@ -1,10 +1,14 @@
 // nvcc compiles a kernel among host code from its device code alone only where the original
-// compiles to the same device code that way (no GPU needed: nvcc only).
+// compiles to the same device code that way, and NVRTC compiles it first only where NVRTC gives
+// nvcc's kernel code (no GPU needed: nvcc and NVRTC only).
 #include "driver/tune/device_only_source.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+
+#include "driver/compile/image_cache.h"
+#include "driver/compile/nvrtc_compiler.h"
 
 namespace optiml::tune {
 namespace {
@@ -68,6 +72,60 @@ TEST(DeviceOnlySource, NvrtcRequestsAndTheSwitchLeaveTheFileWhole) {
     const DeviceOnlyPlan off = device_only_plan(nvcc_request(text + "// another text\n"));
     ::unsetenv("OPTIML_NVCC_DEVICE_ONLY");
     EXPECT_FALSE(off.used);
+}
+
+// A kernel among host code, its unroll factor in a namespace-scope constant: NVRTC keeps that
+// constant as a global of its own (compile::same_kernel_code looks through it).
+const std::string kAmongHostCode =
+    "#include <vector>\n#include <cstdio>\n#ifndef FACTOR\n#define FACTOR 2.0f\n#endif\n"
+    "constexpr int kUnroll = 4;\n" +
+    kKernel + "int main() { std::vector<float> v(64); return static_cast<int>(v.size()); }\n";
+
+TEST(DeviceOnlySource, NvrtcCompilesTheVariantsFirstWhereItGivesNvccsKernelCode) {
+    const DeviceOnlyPlan plan = device_only_plan(nvcc_request(kAmongHostCode));
+    ASSERT_TRUE(plan.used) << plan.why_not;
+    EXPECT_TRUE(plan.nvrtc) << plan.nvrtc_why_not;
+    compile::CompileRequest variant = nvcc_request(kAmongHostCode);
+    variant.defines = {{"FACTOR", 3}};
+    use_device_only_text(variant, plan);
+    ASSERT_FALSE(variant.nvrtc_text.empty());
+    EXPECT_EQ(variant.nvrtc_text.find("#include <cstdio>"), std::string::npos);
+    const compile::CompileResult result = compile::compile(variant);
+    ASSERT_TRUE(result.ok) << result.log;
+    compile::CompileRequest by_nvrtc = variant;
+    by_nvrtc.source_text = variant.nvrtc_text;
+    EXPECT_EQ(result.binary, compile::compile_with_nvrtc(by_nvrtc).binary);
+    EXPECT_EQ(result.lowered_name, "_Z5scalePfi");
+}
+
+TEST(DeviceOnlySource, NvccCompilesWhatNvrtcCannot) {
+    compile::CompileRequest request = nvcc_request(
+        "#include <cstdio>\n__global__ void scale(float* x, int n) { if (n < 0) printf(\"%d\", n); "
+        "}\n");
+    request.nvrtc_text = request.source_text;  // NVRTC has no <cstdio>
+    EXPECT_FALSE(compile::compile_with_nvrtc(request).ok);
+    const compile::CompileResult result = compile::compile(request);
+    EXPECT_TRUE(result.ok) << result.log;
+    compile::CompileRequest nvcc_only = request;
+    nvcc_only.nvrtc_text.clear();
+    EXPECT_NE(compile::image_key(request, ""), compile::image_key(nvcc_only, ""));
+}
+
+TEST(DeviceOnlySource, TargetFlagsNvrtcDoesNotReproduceAndTheSwitchKeepNvcc) {
+    compile::CompileRequest fast_math = nvcc_request(kAmongHostCode);
+    fast_math.build_options = {"--use_fast_math"};
+    const DeviceOnlyPlan flagged = device_only_plan(fast_math);
+    EXPECT_TRUE(flagged.used) << flagged.why_not;
+    EXPECT_FALSE(flagged.nvrtc);
+    EXPECT_EQ(flagged.nvrtc_why_not, "the target compiles with --use_fast_math");
+    ::setenv("OPTIML_NVCC_NVRTC", "0", 1);
+    const DeviceOnlyPlan off = device_only_plan(nvcc_request(kAmongHostCode + "// switched\n"));
+    ::unsetenv("OPTIML_NVCC_NVRTC");
+    EXPECT_TRUE(off.used) << off.why_not;
+    EXPECT_FALSE(off.nvrtc);
+    compile::CompileRequest variant = nvcc_request(kAmongHostCode + "// switched\n");
+    use_device_only_text(variant, off);
+    EXPECT_TRUE(variant.nvrtc_text.empty());
 }
 
 }  // namespace
