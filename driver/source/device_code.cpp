@@ -1,8 +1,11 @@
 #include "driver/source/device_code.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "driver/source/cuda_tokens.h"
 
@@ -226,20 +229,30 @@ std::string device_relevant_text(std::string_view source, const SeenMacros& macr
 
 namespace {
 
-// Leaves empty the #include <...> lines of `text` that name one of `headers` (each keeps its
-// line); returns the headers left out, in order.
-template <std::size_t N>
-std::vector<std::string> blank_includes(std::string& text,
-                                        const std::array<std::string_view, N>& headers) {
+// The file an #include directive names, as written ("vector", "helper_cuda.h"), and whether in
+// <...>; nullopt for another directive.
+std::optional<std::pair<std::string, bool>> included(const DirectiveWords& d) {
+    if (d.word(0) != "include") return std::nullopt;
+    const std::string_view first = d.word(1);
+    if (first.size() >= 2 && first.front() == '"' && first.back() == '"')
+        return std::pair{std::string(first.substr(1, first.size() - 2)), false};
+    if (first != "<") return std::nullopt;
+    std::string header;
+    for (std::size_t w = 2; !d.word(w).empty() && d.word(w) != ">"; ++w) header += d.word(w);
+    return std::pair{header, true};
+}
+
+// Leaves empty the #include lines of `text` whose file `leave_out(name, angled)` says (each keeps
+// its line); returns the files left out, in order.
+template <typename LeaveOut>
+std::vector<std::string> blank_includes(std::string& text, const LeaveOut& leave_out) {
     std::vector<std::string> blanked;
     const std::vector<Token> tokens = lex(text);
     for (auto it = tokens.rbegin(); it != tokens.rend(); ++it) {
         if (it->kind != TokenKind::Preprocessor) continue;
-        const DirectiveWords d = directive_words(token_text(text, *it));
-        if (d.word(0) != "include" || d.word(1) != "<") continue;
-        std::string header;
-        for (std::size_t w = 2; !d.word(w).empty() && d.word(w) != ">"; ++w) header += d.word(w);
-        if (!one_of(header, headers)) continue;
+        const auto include = included(directive_words(token_text(text, *it)));
+        if (!include || !leave_out(include->first, include->second)) continue;
+        const std::string& header = include->first;
         blanked.insert(blanked.begin(), header);
         text.replace(it->begin, it->end - it->begin, "");
     }
@@ -252,14 +265,28 @@ DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macro
     HostBodyElision elision(source, macros.qualifiers, macros.others, true);
     DeviceOnlyText result{elision.run(), elision.elided(), {}};
     // Re-lexed: the elision moved offsets.
-    result.headers = blank_includes(result.text, kHostOnlyHeaders);
+    result.headers = blank_includes(result.text, [](const std::string& header, bool angled) {
+        return angled && one_of(header, kHostOnlyHeaders);
+    });
     return result;
 }
 
-std::string nvrtc_device_text(std::string_view device_only) {
+std::string nvrtc_device_text(std::string_view device_only, const std::vector<std::string>& also) {
     std::string text(device_only);
-    blank_includes(text, kNvrtcBuiltinHeaders);
+    blank_includes(text, [&also](const std::string& header, bool angled) {
+        return (angled && one_of(header, kNvrtcBuiltinHeaders)) ||
+               std::find(also.begin(), also.end(), header) != also.end();
+    });
     return text;
+}
+
+std::vector<std::string> included_files(std::string_view text) {
+    std::vector<std::string> files;
+    for (const Token& token : lex(text))
+        if (token.kind == TokenKind::Preprocessor)
+            if (const auto include = included(directive_words(token_text(text, token))))
+                files.push_back(include->first);
+    return files;
 }
 
 std::set<std::string> named_identifiers(std::string_view text) {

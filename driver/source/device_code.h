@@ -43,8 +43,13 @@ DeviceOnlyText device_only_text(std::string_view source, const SeenMacros& macro
 
 // device_only_text's text as NVRTC compiles it, which opens no standard header: the #include lines
 // of <cstdio>, <stdio.h>, <cassert> and <assert.h>, whose device functions (printf, assert) NVRTC
-// declares itself, left empty too.
-std::string nvrtc_device_text(std::string_view device_only);
+// declares itself, left empty too, and those of the files `also` names as written
+// ("helper_cuda.h"): headers of host code that NVRTC cannot open (tune/device_only_source.h).
+std::string nvrtc_device_text(std::string_view device_only,
+                              const std::vector<std::string>& also = {});
+
+// The files `text`'s #include lines name, as written, in order.
+std::vector<std::string> included_files(std::string_view text);
 
 // Every identifier `text` names, in code and in preprocessor directives (#if FOO, #ifdef NDEBUG).
 std::set<std::string> named_identifiers(std::string_view text);

@@ -1,6 +1,7 @@
 #include "driver/tune/device_only_source.h"
 
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <mutex>
 
@@ -8,6 +9,7 @@
 #include "driver/compile/image_cache.h"
 #include "driver/compile/kernel_code.h"
 #include "driver/source/device_code.h"
+#include "driver/tune/nvrtc_includes.h"
 
 namespace optiml::tune {
 namespace {
@@ -42,15 +44,12 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     alone.output = compile::Output::Cubin;
     compile::CompileRequest whole = alone;
     whole.source_text = original.source_text;
-    std::vector<compile::CompileRequest> requests{alone, whole};
     plan.nvrtc_why_not = nvrtc_cannot_take(original);
-    if (plan.nvrtc_why_not.empty()) {
-        requests.push_back(alone);
-        requests.back().backend = compile::Backend::Nvrtc;
-        requests.back().source_text = source::nvrtc_device_text(alone.source_text);
-    }
     // All at once: the probe holds up the first variant.
-    const std::vector<compile::CompileResult> compiled = compile::compile_all(requests);
+    std::future<NvrtcDeviceText> by_nvrtc_text;
+    if (plan.nvrtc_why_not.empty())
+        by_nvrtc_text = std::async(std::launch::async, compile_for_nvrtc, alone);
+    const std::vector<compile::CompileResult> compiled = compile::compile_all({alone, whole});
     const compile::CompileResult& from_alone = compiled[0];
     const compile::CompileResult& from_whole = compiled[1];
     if (!from_whole.ok)
@@ -61,8 +60,11 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
         plan.why_not = "its device code alone compiles to other code";
     else
         plan.used = true;
-    if (!plan.used || compiled.size() < 3) return plan;
-    const compile::CompileResult& by_nvrtc = compiled[2];
+    if (!by_nvrtc_text.valid()) return plan;
+    const NvrtcDeviceText nvrtc = by_nvrtc_text.get();
+    if (!plan.used) return plan;
+    plan.nvrtc_headers = nvrtc.left_out;
+    const compile::CompileResult& by_nvrtc = nvrtc.compiled;
     if (!by_nvrtc.ok)
         plan.nvrtc_why_not = "NVRTC cannot compile it";
     else if (by_nvrtc.lowered_name != from_alone.lowered_name ||
@@ -94,7 +96,8 @@ void use_device_only_text(compile::CompileRequest& request, const DeviceOnlyPlan
     if (!plan.used || request.backend != compile::Backend::Nvcc) return;
     request.whole_file_text = request.source_text;
     request.source_text = device_only(request.whole_file_text).text;
-    if (plan.nvrtc) request.nvrtc_text = source::nvrtc_device_text(request.source_text);
+    if (plan.nvrtc)
+        request.nvrtc_text = source::nvrtc_device_text(request.source_text, plan.nvrtc_headers);
 }
 
 }  // namespace optiml::tune

@@ -173,9 +173,13 @@ void log_device_only(const DeviceOnlyPlan& plan, TuningLog& log) {
                              : ": " + plan.why_not + "; it compiles the whole file")
                << "\n";
     if (!plan.used) return;
+    std::string nvrtc_headers;
+    for (const std::string& header : plan.nvrtc_headers)
+        nvrtc_headers += (nvrtc_headers.empty() ? "" : ", ") + header;
     if (plan.nvrtc)
-        log.line() << "NVRTC compiles the device code alone first (the original's kernel code "
-                      "is nvcc's), nvcc where NVRTC cannot\n";
+        log.line() << "NVRTC compiles the device code alone first"
+                   << (nvrtc_headers.empty() ? "" : " (" + nvrtc_headers + " left out too)")
+                   << ": the original's kernel code is nvcc's; nvcc where NVRTC cannot\n";
     else if (!plan.nvrtc_why_not.empty())
         log.line() << "NVRTC does not compile the device code alone: " << plan.nvrtc_why_not
                    << "\n";

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "driver/compile/image_cache.h"
 #include "driver/compile/nvrtc_compiler.h"
@@ -81,6 +83,16 @@ const std::string kAmongHostCode =
     "constexpr int kUnroll = 4;\n" +
     kKernel + "int main() { std::vector<float> v(64); return static_cast<int>(v.size()); }\n";
 
+// compile() of a request NVRTC compiles first: what NVRTC alone makes of its NVRTC text.
+compile::CompileResult compiled_by_nvrtc(const compile::CompileRequest& request) {
+    const compile::CompileResult result = compile::compile(request);
+    EXPECT_TRUE(result.ok) << result.log;
+    compile::CompileRequest by_nvrtc = request;
+    by_nvrtc.source_text = request.nvrtc_text;
+    EXPECT_EQ(result.binary, compile::compile_with_nvrtc(by_nvrtc).binary);
+    return result;
+}
+
 TEST(DeviceOnlySource, NvrtcCompilesTheVariantsFirstWhereItGivesNvccsKernelCode) {
     const DeviceOnlyPlan plan = device_only_plan(nvcc_request(kAmongHostCode));
     ASSERT_TRUE(plan.used) << plan.why_not;
@@ -90,12 +102,36 @@ TEST(DeviceOnlySource, NvrtcCompilesTheVariantsFirstWhereItGivesNvccsKernelCode)
     use_device_only_text(variant, plan);
     ASSERT_FALSE(variant.nvrtc_text.empty());
     EXPECT_EQ(variant.nvrtc_text.find("#include <cstdio>"), std::string::npos);
-    const compile::CompileResult result = compile::compile(variant);
-    ASSERT_TRUE(result.ok) << result.log;
-    compile::CompileRequest by_nvrtc = variant;
-    by_nvrtc.source_text = variant.nvrtc_text;
-    EXPECT_EQ(result.binary, compile::compile_with_nvrtc(by_nvrtc).binary);
-    EXPECT_EQ(result.lowered_name, "_Z5scalePfi");
+    EXPECT_EQ(compiled_by_nvrtc(variant).lowered_name, "_Z5scalePfi");
+}
+
+TEST(DeviceOnlySource, NvrtcDoesWithoutTheHostHelperHeadersItCannotOpen) {
+    // A project's check macros in a header of their own, which reaches <stdlib.h> through
+    // another; the kernel's device helper in a third header, which NVRTC must keep.
+    const std::filesystem::path folder = std::filesystem::path(::testing::TempDir()) / "helpers";
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder / "check.h") << "#pragma once\n#include \"check_impl.h\"\n"
+                                         "#define CHECK(x) do { if (!(x)) exit(1); } while (0)\n";
+    std::ofstream(folder / "check_impl.h")
+        << "#pragma once\n#include <stdlib.h>\n#include <string.h>\n";
+    std::ofstream(folder / "twice.h")
+        << "#pragma once\n__device__ float twice(float a) { return 2.0f * a; }\n";
+    const std::string text =
+        "#include <vector>\n#include \"check.h\"\n#include \"twice.h\"\n"
+        "__global__ void scale(float* x, int n) {\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) x[i] = twice(x[i]);\n}\n"
+        "int main() { std::vector<float> v(4); CHECK(v.size() == 4); }\n";
+    compile::CompileRequest request = nvcc_request(text);
+    request.include_dirs = {folder};
+    const DeviceOnlyPlan plan = device_only_plan(request);
+    ASSERT_TRUE(plan.used) << plan.why_not;
+    EXPECT_TRUE(plan.nvrtc) << plan.nvrtc_why_not;
+    EXPECT_EQ(plan.nvrtc_headers, std::vector<std::string>{"check.h"});
+    use_device_only_text(request, plan);
+    EXPECT_NE(request.nvrtc_text.find("#include \"twice.h\""), std::string::npos);
+    EXPECT_EQ(request.nvrtc_text.find("check.h"), std::string::npos);
+    EXPECT_TRUE(compiled_by_nvrtc(request).ok);
 }
 
 TEST(DeviceOnlySource, NvccCompilesWhatNvrtcCannot) {

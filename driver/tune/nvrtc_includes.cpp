@@ -1,0 +1,95 @@
+#include "driver/tune/nvrtc_includes.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <set>
+
+#include "driver/base/read_file.h"
+#include "driver/source/device_code.h"
+
+namespace optiml::tune {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr int kAttempts = 8;  // headers left out at most
+constexpr int kDepth = 8;     // how deep an include chain is followed
+
+// Where `name`, included from a file in `from`, is found: next to it, then in the folders.
+std::optional<fs::path> resolve(const std::string& name, const fs::path& from,
+                                const std::vector<fs::path>& folders) {
+    std::error_code error;
+    if (fs::is_regular_file(from / name, error)) return fs::weakly_canonical(from / name, error);
+    for (const fs::path& folder : folders)
+        if (fs::is_regular_file(folder / name, error))
+            return fs::weakly_canonical(folder / name, error);
+    return std::nullopt;
+}
+
+// Whether `file` is `target` or includes it, through at most `depth` more files.
+bool leads_to(const fs::path& file, const fs::path& target, const std::vector<fs::path>& folders,
+              int depth, std::set<fs::path>& seen) {
+    if (file == target) return true;
+    if (depth == 0 || !seen.insert(file).second) return false;
+    std::string text;
+    try {
+        text = base::read_file(file);
+    } catch (const std::exception&) {
+        return false;
+    }
+    for (const std::string& name : source::included_files(text))
+        if (const auto next = resolve(name, file.parent_path(), folders))
+            if (leads_to(*next, target, folders, depth - 1, seen)) return true;
+    return false;
+}
+
+// The include of `text` to leave out after NVRTC's `log`, or nullopt where the failure is not a
+// file NVRTC cannot open, or no include of `text` leads to it.
+std::optional<std::string> to_leave_out(const std::string& log,
+                                        const compile::CompileRequest& request,
+                                        const std::string& text) {
+    static const std::regex cannot_open(
+        R"re((.+)\((\d+)\): catastrophic error: cannot open source file "([^"]+)")re");
+    std::smatch match;
+    if (!std::regex_search(log, match, cannot_open)) return std::nullopt;
+    const std::vector<std::string> includes = source::included_files(text);
+    const std::string where = match[1].str();
+    if (where == request.source_name) {
+        const std::string missing = match[3].str();
+        if (std::find(includes.begin(), includes.end(), missing) == includes.end())
+            return std::nullopt;
+        return missing;
+    }
+    const std::vector<fs::path>& folders = request.include_dirs;
+    if (folders.empty()) return std::nullopt;  // the original's folder comes first
+    std::error_code error;
+    const fs::path target = fs::weakly_canonical(where, error);
+    for (const std::string& name : includes) {
+        std::set<fs::path> seen;
+        if (const auto file = resolve(name, folders.front(), folders))
+            if (leads_to(*file, target, folders, kDepth, seen)) return name;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+NvrtcDeviceText compile_for_nvrtc(const compile::CompileRequest& device_only) {
+    compile::CompileRequest request = device_only;
+    request.backend = compile::Backend::Nvrtc;
+    request.whole_file_text.clear();
+    request.nvrtc_text.clear();
+    NvrtcDeviceText out;
+    for (int attempt = 0; attempt <= kAttempts; ++attempt) {
+        request.source_text = source::nvrtc_device_text(device_only.source_text, out.left_out);
+        out.compiled = compile::compile(request);
+        if (out.compiled.ok || attempt == kAttempts) break;
+        const auto header = to_leave_out(out.compiled.log, request, request.source_text);
+        if (!header) break;
+        out.left_out.push_back(*header);
+    }
+    return out;
+}
+
+}  // namespace optiml::tune
