@@ -6,19 +6,12 @@
 #include "driver/compile/detail/cubin_elf.h"
 
 namespace optiml::compile {
-namespace {
-
-constexpr unsigned char kFunction = 2;      // STT_FUNC
-constexpr unsigned char kCudaEntry = 0x10;  // st_other: a __global__ function
-
-}  // namespace
-
 std::vector<std::string> cubin_entry_symbols(const std::string& elf) {
     std::vector<std::string> names;
     const std::optional<CubinElf> file = read_cubin_elf(elf);
     if (!file) return names;
     for (const ElfSymbol& symbol : file->symbols)
-        if ((symbol.info & 0xf) == kFunction && (symbol.other & kCudaEntry) != 0 &&
+        if ((symbol.info & 0xf) == kElfFunction && (symbol.other & kCudaEntry) != 0 &&
             !symbol.name.empty())
             names.push_back(symbol.name);
     return names;

@@ -40,9 +40,36 @@ bool is_extra(std::string_view name) {
     return false;
 }
 
+// Whether section `name` is one of `kernel`'s own (.text.<kernel>, .nv.info.<kernel>, ...).
+bool belongs_to(std::string_view name, std::string_view kernel) {
+    return name.size() > kernel.size() && name.ends_with(kernel) &&
+           name[name.size() - kernel.size() - 1] == '.';
+}
+
 class Reader {
   public:
-    explicit Reader(const CubinElf& file) : file_(file) {}
+    // `kernel`: the one kernel compared (its mangled name), the image's other kernels set aside;
+    // empty: all of them.
+    Reader(const CubinElf& file, const std::string& kernel) : file_(file) {
+        if (kernel.empty()) return;
+        for (const ElfSymbol& symbol : file.symbols)
+            if ((symbol.other & kCudaEntry) != 0 && symbol.name != kernel)
+                others_.insert(symbol.name);
+    }
+
+    // A section of another kernel, whose facts are set aside.
+    bool foreign_section(std::string_view name) const {
+        for (const std::string& other : others_)
+            if (belongs_to(name, other)) return true;
+        return false;
+    }
+
+    // Another kernel, or a symbol of one of its sections.
+    bool foreign(std::uint64_t index) const {
+        if (index >= file_.symbols.size()) return false;
+        const ElfSymbol& symbol = file_.symbols[index];
+        return others_.count(symbol.name) > 0 || foreign_section(section_name(symbol.section));
+    }
 
     std::string symbol(std::uint64_t index) const {
         if (index >= file_.symbols.size()) return "#" + std::to_string(index);
@@ -82,16 +109,17 @@ class Reader {
             const auto attribute = read_le(bytes, at + 1, 1);
             const auto value = read_le(bytes, at + 2, 2);
             if (!format || !attribute || !value || *format < 1 || *format > 4) return std::nullopt;
-            text += std::to_string(*attribute) + ":";
             at += 4;
             if (*format != 4) {
-                text += std::to_string(*value) + "\n";
+                text += std::to_string(*attribute) + ":" + std::to_string(*value) + "\n";
                 continue;
             }
             if (bytes.size() - at < *value) return std::nullopt;
             const std::string_view payload = bytes.substr(at, *value);
             at += *value;
             const std::size_t indices = symbol_indices(*attribute, payload.size());
+            if (indices > 0 && foreign(*read_le(payload, 0, 4))) continue;  // another kernel's
+            text += std::to_string(*attribute) + ":";
             for (std::uint64_t word = 0; word < indices; ++word)
                 text += symbol(*read_le(payload, 4 * word, 4)) + ",";
             for (std::size_t i = 4 * indices; i < payload.size(); ++i)
@@ -104,8 +132,11 @@ class Reader {
     // Caller and callee pairs of 32-bit symbol indices (values past the table mark no call).
     std::string call_graph(std::string_view bytes) const {
         std::string text;
-        for (std::uint64_t at = 0; at + 4 <= bytes.size(); at += 4)
-            text += symbol(*read_le(bytes, at, 4)) + (at % 8 == 0 ? "->" : "\n");
+        for (std::uint64_t at = 0; at + 8 <= bytes.size(); at += 8) {
+            const std::uint64_t caller = *read_le(bytes, at, 4);
+            if (!foreign(caller))
+                text += symbol(caller) + "->" + symbol(*read_le(bytes, at + 4, 4)) + "\n";
+        }
         return text;
     }
 
@@ -127,16 +158,17 @@ class Reader {
     }
 
     const CubinElf& file_;
+    std::set<std::string> others_;
 };
 
-std::optional<CodeFacts> code_facts(const std::string& image) {
+std::optional<CodeFacts> code_facts(const std::string& image, const std::string& kernel) {
     const std::optional<CubinElf> file = read_cubin_elf(image);
     if (!file) return std::nullopt;
-    const Reader reader(*file);
+    const Reader reader(*file, kernel);
     CodeFacts out;
     for (std::size_t i = 1; i < file->sections.size(); ++i) {
         const ElfSection& section = file->sections[i];
-        if (not_compared(section.name)) continue;
+        if (not_compared(section.name) || reader.foreign_section(section.name)) continue;
         Facts& facts = is_extra(section.name) ? out.extras : out.facts;
         std::optional<std::string> fact;
         if (section.type == kElfRela || section.type == kElfRel)
@@ -153,7 +185,9 @@ std::optional<CodeFacts> code_facts(const std::string& image) {
         if (!facts.emplace("section " + section.name, std::move(*fact)).second) return std::nullopt;
     }
     std::map<std::string, int> seen;
-    for (const ElfSymbol& symbol : file->symbols) {
+    for (std::size_t i = 0; i < file->symbols.size(); ++i) {
+        const ElfSymbol& symbol = file->symbols[i];
+        if (reader.foreign(i)) continue;
         const std::string place = reader.section_name(symbol.section);
         Facts& facts = is_extra(place) ? out.extras : out.facts;
         std::string name = "symbol " + symbol.name + "@" + place;
@@ -166,26 +200,9 @@ std::optional<CodeFacts> code_facts(const std::string& image) {
 
 }  // namespace
 
-bool same_device_code(const std::string& a, const std::string& b) {
-    const std::optional<CubinElf> first = read_cubin_elf(a);
-    const std::optional<CubinElf> second = read_cubin_elf(b);
-    if (!first || !second || first->sections.size() != second->sections.size()) return false;
-    std::map<std::string, std::string_view> other;
-    for (const ElfSection& section : second->sections) other[section.name] = section.bytes;
-    for (const ElfSection& section : first->sections) {
-        const auto it = other.find(section.name);
-        if (it == other.end()) return false;
-        // Debug sections name the compiled file (its size in the line table's file entries).
-        if (!section.name.starts_with(".debug") && !section.name.starts_with(".nv_debug") &&
-            section.bytes != it->second)
-            return false;
-    }
-    return true;
-}
-
-bool same_kernel_code(const std::string& a, const std::string& b) {
-    const std::optional<CodeFacts> first = code_facts(a);
-    const std::optional<CodeFacts> second = code_facts(b);
+bool same_kernel_code(const std::string& a, const std::string& b, const std::string& kernel) {
+    const std::optional<CodeFacts> first = code_facts(a, kernel);
+    const std::optional<CodeFacts> second = code_facts(b, kernel);
     if (!first || !second || first->facts != second->facts) return false;
     for (const auto& [name, fact] : first->extras)
         if (const auto it = second->extras.find(name);

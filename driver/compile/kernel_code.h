@@ -1,16 +1,14 @@
-// Whether two CUBINs hold the same device code, at two strengths. nvcc compiling a file whole and
-// its device code alone must agree byte for byte (same_device_code). NVRTC and nvcc never do: NVRTC
-// keeps an unused namespace-scope constant (`constexpr int kUnroll = ...`) as a global of its own,
-// which adds sections and renumbers every symbol after it; same_kernel_code looks through that.
+// Whether two CUBINs hold the same kernel: what nvcc compiles from a whole file and from its device
+// code alone, or what NVRTC and nvcc compile from the same device code. Their bytes differ where
+// nothing that runs does: the debug sections name the compiled file, the whole file holds the
+// other instances of a template its host code launches, and NVRTC keeps an unused namespace-scope
+// constant (`constexpr int kUnroll = ...`) as a global of its own, which adds sections and
+// renumbers every symbol after it.
 #pragma once
 
 #include <string>
 
 namespace optiml::compile {
-
-// The same sections, every one but the debug sections (whose line tables name the compiled file's
-// size) with the same bytes.
-bool same_device_code(const std::string& a, const std::string& b);
 
 // The same machine code and the same launch facts: every code section's bytes, every kernel's
 // parameter bank, shared memory, registers, stack and attributes, every relocation and call edge
@@ -18,6 +16,9 @@ bool same_device_code(const std::string& a, const std::string& b);
 // image holds may differ only where no code and no symbol of the other refers to it: a global
 // (.nv.global, .nv.global.init) and the address bank the driver fills for it (.nv.constant4).
 // Debug sections and the toolchain note (the compiler's command line) are not compared.
-bool same_kernel_code(const std::string& a, const std::string& b);
+// With `kernel` (a mangled name), the images' other kernels are set aside: their sections, their
+// attributes and calls, their symbols; a whole file that launches a template at other values
+// than the name expression's holds those instances, its device code alone does not.
+bool same_kernel_code(const std::string& a, const std::string& b, const std::string& kernel = "");
 
 }  // namespace optiml::compile

@@ -56,7 +56,9 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
         plan.why_not = "the whole file does not compile";
     else if (!from_alone.ok)
         plan.why_not = "its device code alone does not compile";
-    else if (!compile::same_device_code(from_alone.binary, from_whole.binary))
+    else if (from_alone.lowered_name != from_whole.lowered_name ||
+             !compile::same_kernel_code(from_alone.binary, from_whole.binary,
+                                        from_alone.lowered_name))
         plan.why_not = "its device code alone compiles to other code";
     else
         plan.used = true;
@@ -68,7 +70,8 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     if (!by_nvrtc.ok)
         plan.nvrtc_why_not = "NVRTC cannot compile it";
     else if (by_nvrtc.lowered_name != from_alone.lowered_name ||
-             !compile::same_kernel_code(by_nvrtc.binary, from_alone.binary))
+             !compile::same_kernel_code(by_nvrtc.binary, from_alone.binary,
+                                        from_alone.lowered_name))
         plan.nvrtc_why_not = "NVRTC compiles it to other kernel code";
     else
         plan.nvrtc = true;

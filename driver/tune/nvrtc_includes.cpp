@@ -44,23 +44,31 @@ bool leads_to(const fs::path& file, const fs::path& target, const std::vector<fs
     return false;
 }
 
-// The include of `text` to leave out after NVRTC's `log`, or nullopt where the failure is not a
-// file NVRTC cannot open, or no include of `text` leads to it.
+// The include of `text` to leave out after NVRTC's `log`: the header NVRTC could not open, where
+// `text` includes it; the include that leads to the header NVRTC failed in (one it could not open
+// or rejected: host declarations are not allowed in JIT mode). nullopt for another failure in
+// `text` itself, or a header no include of `text` leads to.
 std::optional<std::string> to_leave_out(const std::string& log,
                                         const compile::CompileRequest& request,
                                         const std::string& text) {
-    static const std::regex cannot_open(
-        R"re((.+)\((\d+)\): catastrophic error: cannot open source file "([^"]+)")re");
+    static const std::regex first_error(R"re((.+)\(\d+\): (?:catastrophic )?error: (.*))re");
+    static const std::regex cannot_open(R"re(cannot open source file "([^"]+)")re");
     std::smatch match;
-    if (!std::regex_search(log, match, cannot_open)) return std::nullopt;
+    if (!std::regex_search(log, match, first_error)) return std::nullopt;
     const std::vector<std::string> includes = source::included_files(text);
     const std::string where = match[1].str();
     if (where == request.source_name) {
-        const std::string missing = match[3].str();
+        const std::string message = match[2].str();
+        std::smatch missing_match;
+        if (!std::regex_search(message, missing_match, cannot_open)) return std::nullopt;
+        const std::string missing = missing_match[1].str();
         if (std::find(includes.begin(), includes.end(), missing) == includes.end())
             return std::nullopt;
         return missing;
     }
+    // A header of `text` itself, wherever NVRTC found it (the toolkit's folders too).
+    for (const std::string& name : includes)
+        if (where.ends_with("/" + name)) return name;
     const std::vector<fs::path>& folders = request.include_dirs;
     if (folders.empty()) return std::nullopt;  // the original's folder comes first
     std::error_code error;

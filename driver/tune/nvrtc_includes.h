@@ -1,8 +1,9 @@
 // What NVRTC must do without to compile a kernel's device code alone: the #include lines of host
 // helper headers (helper_cuda.h, a project's check macros) that pull in standard headers NVRTC
-// cannot open. Found by compiling: NVRTC stops at the first file it cannot open and names where
-// that #include is; the include of the kernel's own text that leads there (directly or through
-// the headers it includes) is left out, and NVRTC tries again, a few times at most. Whether what
+// cannot open, or declare host functions, which NVRTC rejects (cuda_profiler_api.h). Found by
+// compiling: NVRTC names the header its first error is in; the include of the kernel's own text
+// that leads there (directly or through the headers it includes) is left out, and NVRTC tries
+// again, a few times at most. Whether what
 // then compiles is the kernel nvcc compiles is for the caller to check (compile::same_kernel_code).
 #pragma once
 

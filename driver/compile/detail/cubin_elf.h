@@ -39,6 +39,8 @@ constexpr std::uint32_t kElfSymbolTable = 2;  // SHT_SYMTAB
 constexpr std::uint32_t kElfRela = 4;         // SHT_RELA
 constexpr std::uint32_t kElfNoBits = 8;       // SHT_NOBITS
 constexpr std::uint32_t kElfRel = 9;          // SHT_REL
+constexpr unsigned char kElfFunction = 2;     // STT_FUNC, in ElfSymbol::info's low nibble
+constexpr unsigned char kCudaEntry = 0x10;    // in ElfSymbol::other: a __global__ function
 
 // A 64-bit little-endian ELF file (a CUBIN), or nullopt for bytes that are not a well-formed one.
 std::optional<CubinElf> read_cubin_elf(const std::string& elf);

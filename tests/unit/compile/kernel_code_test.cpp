@@ -41,7 +41,7 @@ TEST(KernelCode, NvrtcAndNvccAgreeOnTheKernelThoughNotOnTheFile) {
             compiled(kUnrolled, Backend::Nvrtc, {{"unroll_factor", unroll}});
         EXPECT_EQ(nvcc.lowered_name, nvrtc.lowered_name);
         // NVRTC's kUnroll: a global, its section and its address bank, every symbol renumbered.
-        EXPECT_FALSE(same_device_code(nvcc.binary, nvrtc.binary)) << "unroll " << unroll;
+        EXPECT_NE(nvcc.binary.size(), nvrtc.binary.size()) << "unroll " << unroll;
         EXPECT_TRUE(same_kernel_code(nvcc.binary, nvrtc.binary)) << "unroll " << unroll;
         EXPECT_TRUE(same_kernel_code(nvrtc.binary, nvcc.binary)) << "unroll " << unroll;
     }

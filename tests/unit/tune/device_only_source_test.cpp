@@ -105,19 +105,22 @@ TEST(DeviceOnlySource, NvrtcCompilesTheVariantsFirstWhereItGivesNvccsKernelCode)
     EXPECT_EQ(compiled_by_nvrtc(variant).lowered_name, "_Z5scalePfi");
 }
 
-TEST(DeviceOnlySource, NvrtcDoesWithoutTheHostHelperHeadersItCannotOpen) {
+TEST(DeviceOnlySource, NvrtcDoesWithoutTheHostHelperHeadersItCannotOpenOrRejects) {
     // A project's check macros in a header of their own, which reaches <stdlib.h> through
-    // another; the kernel's device helper in a third header, which NVRTC must keep.
+    // another; a host API's declarations (NVRTC rejects __host__ functions); the kernel's device
+    // helper in a last header, which NVRTC must keep.
     const std::filesystem::path folder = std::filesystem::path(::testing::TempDir()) / "helpers";
     std::filesystem::create_directories(folder);
     std::ofstream(folder / "check.h") << "#pragma once\n#include \"check_impl.h\"\n"
                                          "#define CHECK(x) do { if (!(x)) exit(1); } while (0)\n";
     std::ofstream(folder / "check_impl.h")
         << "#pragma once\n#include <stdlib.h>\n#include <string.h>\n";
+    std::ofstream(folder / "host_api.h")
+        << "#pragma once\nextern __host__ int start_timer(void);\n";
     std::ofstream(folder / "twice.h")
         << "#pragma once\n__device__ float twice(float a) { return 2.0f * a; }\n";
     const std::string text =
-        "#include <vector>\n#include \"check.h\"\n#include \"twice.h\"\n"
+        "#include <vector>\n#include \"check.h\"\n#include <host_api.h>\n#include \"twice.h\"\n"
         "__global__ void scale(float* x, int n) {\n"
         "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i < n) x[i] = twice(x[i]);\n}\n"
@@ -127,7 +130,7 @@ TEST(DeviceOnlySource, NvrtcDoesWithoutTheHostHelperHeadersItCannotOpen) {
     const DeviceOnlyPlan plan = device_only_plan(request);
     ASSERT_TRUE(plan.used) << plan.why_not;
     EXPECT_TRUE(plan.nvrtc) << plan.nvrtc_why_not;
-    EXPECT_EQ(plan.nvrtc_headers, std::vector<std::string>{"check.h"});
+    EXPECT_EQ(plan.nvrtc_headers, (std::vector<std::string>{"check.h", "host_api.h"}));
     use_device_only_text(request, plan);
     EXPECT_NE(request.nvrtc_text.find("#include \"twice.h\""), std::string::npos);
     EXPECT_EQ(request.nvrtc_text.find("check.h"), std::string::npos);
