@@ -32,6 +32,12 @@ std::string nvrtc_cannot_take(const compile::CompileRequest& original) {
     return "";
 }
 
+// Whether two compiles of the original give the same kernel (compile::same_kernel_code).
+bool same_kernel(const compile::CompileResult& a, const compile::CompileResult& b) {
+    return a.lowered_name == b.lowered_name &&
+           compile::same_kernel_code(a.binary, b.binary, a.lowered_name);
+}
+
 DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     source::DeviceOnlyText slice = device_only(original.source_text);
     DeviceOnlyPlan plan;
@@ -56,9 +62,7 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
         plan.why_not = "the whole file does not compile";
     else if (!from_alone.ok)
         plan.why_not = "its device code alone does not compile";
-    else if (from_alone.lowered_name != from_whole.lowered_name ||
-             !compile::same_kernel_code(from_alone.binary, from_whole.binary,
-                                        from_alone.lowered_name))
+    else if (!same_kernel(from_alone, from_whole))
         plan.why_not = "its device code alone compiles to other code";
     else
         plan.used = true;
@@ -69,9 +73,7 @@ DeviceOnlyPlan probe(const compile::CompileRequest& original) {
     const compile::CompileResult& by_nvrtc = nvrtc.compiled;
     if (!by_nvrtc.ok)
         plan.nvrtc_why_not = "NVRTC cannot compile it";
-    else if (by_nvrtc.lowered_name != from_alone.lowered_name ||
-             !compile::same_kernel_code(by_nvrtc.binary, from_alone.binary,
-                                        from_alone.lowered_name))
+    else if (!same_kernel(by_nvrtc, from_alone))
         plan.nvrtc_why_not = "NVRTC compiles it to other kernel code";
     else
         plan.nvrtc = true;
