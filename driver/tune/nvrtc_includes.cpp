@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <optional>
 #include <regex>
-#include <set>
 
-#include "driver/base/read_file.h"
+#include "driver/compile/include_scanner.h"
 #include "driver/source/device_code.h"
 
 namespace optiml::tune {
@@ -14,33 +13,29 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kAttempts = 8;  // headers left out at most
-constexpr int kDepth = 8;     // how deep an include chain is followed
 
-// Where `name`, included from a file in `from`, is found: next to it, then in the folders.
-std::optional<fs::path> resolve(const std::string& name, const fs::path& from,
-                                const std::vector<fs::path>& folders) {
+// Where a header the kernel's own text includes is found: the include folders in order (the
+// original's own folder first).
+std::optional<fs::path> resolve(const std::string& name, const std::vector<fs::path>& folders) {
     std::error_code error;
-    if (fs::is_regular_file(from / name, error)) return fs::weakly_canonical(from / name, error);
     for (const fs::path& folder : folders)
         if (fs::is_regular_file(folder / name, error))
             return fs::weakly_canonical(folder / name, error);
     return std::nullopt;
 }
 
-// Whether `file` is `target` or includes it, through at most `depth` more files.
-bool leads_to(const fs::path& file, const fs::path& target, const std::vector<fs::path>& folders,
-              int depth, std::set<fs::path>& seen) {
-    if (file == target) return true;
-    if (depth == 0 || !seen.insert(file).second) return false;
-    std::string text;
+// Whether `header` is `target` or includes it, directly or not (compile::scan_includes follows
+// the includes as the compiler resolves them).
+bool leads_to(const fs::path& header, const fs::path& target,
+              const std::vector<fs::path>& folders) {
+    std::vector<compile::IncludeDir> dirs;
+    for (const fs::path& folder : folders) dirs.push_back({folder});
     try {
-        text = base::read_file(file);
-    } catch (const std::exception&) {
-        return false;
+        for (const compile::ScannedFile& file :
+             compile::scan_includes(header, dirs, header.parent_path()))
+            if (file.path == target) return true;
+    } catch (const std::exception&) {  // a header that cannot be read leads nowhere
     }
-    for (const std::string& name : source::included_files(text))
-        if (const auto next = resolve(name, file.parent_path(), folders))
-            if (leads_to(*next, target, folders, depth - 1, seen)) return true;
     return false;
 }
 
@@ -70,14 +65,11 @@ std::optional<std::string> to_leave_out(const std::string& log,
     for (const std::string& name : includes)
         if (where.ends_with("/" + name)) return name;
     const std::vector<fs::path>& folders = request.include_dirs;
-    if (folders.empty()) return std::nullopt;  // the original's folder comes first
     std::error_code error;
     const fs::path target = fs::weakly_canonical(where, error);
-    for (const std::string& name : includes) {
-        std::set<fs::path> seen;
-        if (const auto file = resolve(name, folders.front(), folders))
-            if (leads_to(*file, target, folders, kDepth, seen)) return name;
-    }
+    for (const std::string& name : includes)
+        if (const auto header = resolve(name, folders))
+            if (leads_to(*header, target, folders)) return name;
     return std::nullopt;
 }
 

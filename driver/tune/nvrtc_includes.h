@@ -3,8 +3,8 @@
 // cannot open, or declare host functions, which NVRTC rejects (cuda_profiler_api.h). Found by
 // compiling: NVRTC names the header its first error is in; the include of the kernel's own text
 // that leads there (directly or through the headers it includes) is left out, and NVRTC tries
-// again, a few times at most. Whether what
-// then compiles is the kernel nvcc compiles is for the caller to check (compile::same_kernel_code).
+// again, a few times at most. Whether what then compiles is the kernel nvcc compiles is for the
+// caller to check (compile::same_kernel_code).
 #pragma once
 
 #include <string>
