@@ -12,39 +12,25 @@ constraint at that value (block_size_y 16 with block_size_x 128 over 1024 thread
 default moves to the valid configuration that changes the fewest other defaults, nearest in
 their value lists.
 """
-import itertools
 import json
-import math
 import pathlib
-import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "transformations"))
-import transformations as bench  # noqa: E402  (load_spec_for: JSON with comments, moved)
-
-
-def holds(constraint, config):
-    """A spec constraint (C-like: ||, &&, !) evaluated at one configuration."""
-    text = constraint.replace("||", " or ").replace("&&", " and ")
-    text = re.sub(r"!(?!=)", " not ", text)
-    names = dict(config, ceil_div=lambda a, b: -(-a // b), min=min, max=max, sqrt=math.sqrt)
-    return bool(eval(text, {"__builtins__": {}}, names))  # noqa: S307 (our own specs)
+import transformations as bench  # noqa: E402  (load_spec_for, valid_configs)
 
 
 def valid_default(spec):
     """The spec's defaults, or the valid configuration nearest them; None where none is valid."""
     parameters = spec["parameters"]
     defaults = [p["values"].index(p.get("default", p["values"][0])) for p in parameters]
-    constraints = spec.get("constraints", [])
     best = None
-    for indices in itertools.product(*(range(len(p["values"])) for p in parameters)):
-        config = {p["name"]: p["values"][i] for p, i in zip(parameters, indices)}
-        if not all(holds(c, config) for c in constraints):
-            continue
+    for config in bench.valid_configs(spec):
+        indices = [p["values"].index(config[p["name"]]) for p in parameters]
         changed = sum(i != d for i, d in zip(indices, defaults))
         distance = sum(abs(i - d) for i, d in zip(indices, defaults))
         if best is None or (changed, distance) < best[0]:
-            best = ((changed, distance), config)
+            best = ((changed, distance), dict(config))
     return None if best is None else best[1]
 
 

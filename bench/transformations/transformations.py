@@ -187,9 +187,10 @@ def _to_python(expression):
     return re.sub(r"!(?!=)", " not ", e)
 
 
-def count_valid(spec):
-    """Valid configurations of the spec's space (constraints at its own and every extra size),
-    or None when a constraint cannot be evaluated here (the space is then measured)."""
+def valid_configs(spec):
+    """Each valid configuration of the spec's space (constraints at its own and every extra
+    size), in the order of its parameters' values; raises where a constraint cannot be evaluated
+    by this little evaluator."""
     scalars = {a["name"]: a["value"] for a in spec["arguments"]
                if not a.get("pointer") and isinstance(a.get("value"), int)}
     sizes = [scalars] + [dict(scalars, **extra)
@@ -209,20 +210,25 @@ def count_valid(spec):
             current[params[i]["name"]] = v
             yield from configs(i + 1, current)
 
-    count = 0
+    for config in configs(0, {}):
+        ok = True
+        for size in sizes:
+            env = {k: _Int(v) for k, v in dict(size, **config).items()}
+            env.update(functions)
+            if not all(bool(eval(c, {"__builtins__": {}}, env)) for c in constraints):
+                ok = False
+                break
+        if ok:
+            yield config
+
+
+def count_valid(spec):
+    """Valid configurations of the spec's space (constraints at its own and every extra size),
+    or None when a constraint cannot be evaluated here (the space is then measured)."""
     try:
-        for config in configs(0, {}):
-            ok = True
-            for size in sizes:
-                env = {k: _Int(v) for k, v in dict(size, **config).items()}
-                env.update(functions)
-                if not all(bool(eval(c, {"__builtins__": {}}, env)) for c in constraints):
-                    ok = False
-                    break
-            count += ok
+        return sum(1 for _ in valid_configs(spec))
     except Exception:  # an expression this little evaluator does not know: measure it
         return None
-    return count
 
 
 # ---------------------------------------------------------------- running optiml
