@@ -84,6 +84,7 @@ Row measure(const search::Recording& recording, const std::string& strategy,
         if (options.fitted) {
             limits.evaluations = search::fitted_evaluations(space.enumerate_valid().size());
             limits.stop_when_converged = true;
+            limits.patience = search::patience_for(limits.evaluations);
         } else {
             // Past the last checkpoint and within 2%, later evaluations change no column.
             limits.enough = [optimum](const search::Result& so_far) {

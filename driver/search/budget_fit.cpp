@@ -19,6 +19,11 @@ int fitted_evaluations(std::size_t valid) {
     return static_cast<int>(std::min<std::size_t>(valid, static_cast<std::size_t>(evaluations)));
 }
 
+std::size_t patience_for(int evaluations) {
+    const double share = kPatienceShare * static_cast<double>(std::max(evaluations, 0));
+    return std::max(kMinPatience, static_cast<std::size_t>(std::lround(share)));
+}
+
 void Convergence::observe(bool ok, double median_ms) {
     ++evaluations_;
     if (!ok || !(median_ms > 0.0)) return;

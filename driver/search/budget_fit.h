@@ -22,6 +22,16 @@ int fitted_evaluations(std::size_t valid);
 inline constexpr double kMeaningfulGain = 0.01;
 // A search never stops for convergence before this many evaluations without a gain.
 inline constexpr std::size_t kMinPatience = 100;
+// Nor, on a large space, before this share of its budget without a gain. Gains there come far
+// apart: on matmul_space (4844 configurations, 3 within 2%) the default search's last gains came
+// 150-400 evaluations after the one before, and waiting kMinPatience alone stopped 35% of seeds
+// short of within 2% (bench/results/search-efficiency-2026-12-07.md); a third of the budget let
+// 95% of them get there, at a median of 489 evaluations spent of 1000.
+inline constexpr double kPatienceShare = 0.3;
+
+// The patience of a search with a budget of `evaluations`: kMinPatience, or kPatienceShare of the
+// budget where that is more.
+std::size_t patience_for(int evaluations);
 
 // Tracks the search's progress as results arrive and says when it has converged: it has spent
 // as many evaluations without a meaningful gain as it took to reach its last one, and at least

@@ -24,6 +24,8 @@ search::Budget search_budget(const spec::Budget& budget, std::size_t valid) {
     out.seconds = budget.seconds;
     out.strategy = budget.strategy;
     out.stop_when_converged = !budget.evaluations;
+    // A fitted budget waits a share of itself without a gain before it counts as converged.
+    if (out.stop_when_converged) out.patience = search::patience_for(out.evaluations);
     // A fitted budget measures the parameter space; the tree that follows gets its own share.
     if (out.stop_when_converged && transformations_enabled(out))
         out.evaluations += kFittedTreeEvaluations;

@@ -18,8 +18,11 @@ std::unique_ptr<Strategy> make_bayes(CandidatePool& pool, const StrategyOptions&
 std::unique_ptr<Strategy> make_local_bayes(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_mcts(CandidatePool& pool, const StrategyOptions& options);
 std::unique_ptr<Strategy> make_auto(CandidatePool& pool, const StrategyOptions& options);
-// Members take turns proposing; all observe every outcome (portfolio_strategy.cpp).
-std::unique_ptr<Strategy> make_portfolio(std::vector<std::unique_ptr<Strategy>> members);
+// Members take turns proposing; all observe every outcome. Reserve members join the turns while
+// the search has gone `stall_after` outcomes without a 1% gain (portfolio_strategy.cpp).
+std::unique_ptr<Strategy> make_portfolio(std::vector<std::unique_ptr<Strategy>> members,
+                                         std::vector<std::unique_ptr<Strategy>> reserve = {},
+                                         std::size_t stall_after = 0);
 
 // Takes pool entry i and appends its configuration to `out`.
 void take_into(CandidatePool& pool, std::size_t i, std::vector<Config>& out);

@@ -22,6 +22,14 @@ TEST(FittedEvaluations, TheWholeSmallSpaceThenTwentySquareRootsFrom320UpTo1000) 
     EXPECT_EQ(fitted_evaluations(100000), 1000);
 }
 
+TEST(PatienceFor, TheMinimumOrAThirdOfALargeBudget) {
+    EXPECT_EQ(patience_for(0), kMinPatience);
+    EXPECT_EQ(patience_for(256), kMinPatience);
+    EXPECT_EQ(patience_for(320), kMinPatience);  // 96 is less than the minimum
+    EXPECT_EQ(patience_for(447), 134u);
+    EXPECT_EQ(patience_for(1000), 300u);
+}
+
 TEST(Convergence, StopsAfterAsManyEvaluationsWithoutAGainAsTheGainTookAndAtLeastTheMinimum) {
     Convergence early;  // best found at evaluation 3: stops kMinPatience evaluations later
     early.observe(true, 10.0);

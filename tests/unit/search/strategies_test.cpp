@@ -180,10 +180,11 @@ TEST(AutoStrategy, ExhaustiveWhenTheSpaceFitsRandomWhenTheBudgetIsTinyElseLearni
     EXPECT_EQ(run("auto", grid_space(4, 2), evaluator, 16).strategy, "exhaustive");
     EXPECT_EQ(run("auto", grid_space(4, 6), evaluator, 10).strategy, "random");
     const std::string learned = run("auto", grid_space(4, 6), evaluator, 100).strategy;
-    EXPECT_EQ(learned, "bayes+local_bayes");
+    EXPECT_EQ(learned, "bayes+local_bayes+greedy_ils");
     // A space that fits the budget but is not tiny is searched too: exhaustive ran last on most
     // recorded spaces (bench/search_efficiency).
-    EXPECT_EQ(run("auto", grid_space(3, 4), evaluator, 300).strategy, "bayes+local_bayes");
+    EXPECT_EQ(run("auto", grid_space(3, 4), evaluator, 300).strategy,
+              "bayes+local_bayes+greedy_ils");
 }
 
 // Proposes the pool's untaken configurations in order, and counts what it is told.
@@ -240,6 +241,53 @@ TEST(PortfolioStrategy, MembersTakeTurnsAndEachObservesEverything) {
     EXPECT_EQ(b.observed, 10u);
     EXPECT_EQ(portfolio->propose(100).size(), 6u) << "the rest of the pool, then nothing";
     EXPECT_TRUE(portfolio->propose(1).empty());
+}
+
+Outcome timed(double median_ms) {
+    Outcome outcome;
+    outcome.ok = true;
+    outcome.median_ms = median_ms;
+    return outcome;
+}
+
+TEST(PortfolioStrategy, TheReserveTakesTurnsOnlyWhileTheSearchHasStalled) {
+    const Space space = grid_space(2, 8);  // 64 configurations
+    CandidatePool pool(space);
+    auto member_owned = std::make_unique<CountingStrategy>(pool, "model", 100);
+    auto reserve_owned = std::make_unique<CountingStrategy>(pool, "walker", 100);
+    CountingStrategy& model = *member_owned;
+    CountingStrategy& walker = *reserve_owned;
+    std::vector<std::unique_ptr<Strategy>> members, reserve;
+    members.push_back(std::move(member_owned));
+    reserve.push_back(std::move(reserve_owned));
+    const auto portfolio = make_portfolio(std::move(members), std::move(reserve), 4);
+    EXPECT_EQ(portfolio->name(), "model+walker");
+
+    // Each result 2% faster than the last: progress, so the reserve waits and observes.
+    double ms = 10.0;
+    for (int i = 0; i < 6; ++i) {
+        for (const Config& config : portfolio->propose(1)) portfolio->observe(config, timed(ms));
+        ms *= 0.98;
+    }
+    EXPECT_EQ(model.proposals.size(), 6u);
+    EXPECT_TRUE(walker.proposals.empty());
+    EXPECT_EQ(walker.observed, 6u);
+
+    // Four results without a 1% gain (a failure and three slower ones): stalled, so both take
+    // turns, and a failure counts as no gain.
+    for (int i = 0; i < 4; ++i)
+        for (const Config& config : portfolio->propose(1))
+            portfolio->observe(config, i == 0 ? Outcome{} : timed(ms * 1.5));
+    EXPECT_EQ(model.proposals.size(), 10u);
+    EXPECT_TRUE(walker.proposals.empty());
+    const std::vector<Config> stalled = portfolio->propose(4);
+    ASSERT_EQ(stalled.size(), 4u);
+    EXPECT_EQ(walker.proposals.size(), 2u) << "model, walker, model, walker";
+    // The reserve's configuration brings a gain: the model proposes alone again.
+    for (const Config& config : stalled) portfolio->observe(config, timed(ms * 0.9));
+    EXPECT_EQ(portfolio->propose(3).size(), 3u);
+    EXPECT_EQ(walker.proposals.size(), 2u);
+    EXPECT_EQ(model.proposals.size(), 15u);
 }
 
 TEST(CandidatePool, NeighboursDifferInOneParameterAndAreValid) {

@@ -36,7 +36,10 @@ TEST(TransformBudget, AFittedBudgetMeasuresTheSpaceAndLeavesTheTreeItsOwnShare) 
         EXPECT_EQ(parameter_evaluations(budget, valid), search::fitted_evaluations(valid));
         EXPECT_EQ(budget.evaluations - parameter_evaluations(budget, valid),
                   kFittedTreeEvaluations);
+        // It waits a share of the parameters' budget without a gain, not of the tree's.
+        EXPECT_EQ(budget.patience, search::patience_for(search::fitted_evaluations(valid)));
     }
+    EXPECT_EQ(search_budget(spec::Budget{}, 5000).patience, 300u);
 }
 
 TEST(TransformBudget, EvaluationsGivenAreSpentAsGivenAndNoTreeMeansNoTreeShare) {
@@ -44,6 +47,7 @@ TEST(TransformBudget, EvaluationsGivenAreSpentAsGivenAndNoTreeMeansNoTreeShare) 
     asked.evaluations = 24;
     EXPECT_EQ(search_budget(asked, 5).evaluations, 24);
     EXPECT_FALSE(search_budget(asked, 5).stop_when_converged);
+    EXPECT_EQ(search_budget(asked, 5).patience, search::kMinPatience);
     spec::Budget exhaustive;
     exhaustive.strategy = "exhaustive";
     EXPECT_EQ(search_budget(exhaustive, 5).evaluations, 5);
