@@ -2,7 +2,13 @@
 // the CUBINs as ELF files.
 #include "driver/compile/kernel_code.h"
 
+#include "driver/compile/compile_request.h"
+
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
 
 namespace optiml::compile {
 namespace {
