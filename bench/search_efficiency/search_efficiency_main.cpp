@@ -82,9 +82,9 @@ Row measure(const search::Recording& recording, const std::string& strategy,
         const search::Space space = start_space(recording, options, seed);
         search::Budget limits{budget, 1e9, strategy};
         if (options.fitted) {
-            limits.evaluations = search::fitted_evaluations(space.enumerate_valid().size());
-            limits.stop_when_converged = true;
-            limits.patience = search::patience_for(limits.evaluations);
+            limits = search::fitted_budget(space.enumerate_valid().size());
+            limits.seconds = 1e9;
+            limits.strategy = strategy;
         } else {
             // Past the last checkpoint and within 2%, later evaluations change no column.
             limits.enough = [optimum](const search::Result& so_far) {

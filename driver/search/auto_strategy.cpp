@@ -15,7 +15,11 @@
 // 30 results without a gain every seed got there (median 180.5 with 18 in flight, 118.5
 // sequential), and the H200 spaces' medians moved by a few evaluations either way. greedy_ils
 // in every turn did better there (130) but cost bayes' share where the model is right (the nbody
-// space sequential, 24 against 20).
+// space sequential, 24 against 20). Turns weighted by each member's recent gains, the reserve at
+// half a member's prior (12-07, 20 seeds): matmul_space 115 with 18 in flight (from 180.5), 97.5
+// sequential (118.5), 205 and 132 from a random start (250, 147); the nbody spaces within 2
+// evaluations of before either way; convolution_space from a random start, sequential, 35.5
+// (24.5), still under half of every other strategy's.
 // bench/results/search-efficiency-2026-12-07.md has the medians, 60 seeds, both starts.
 #include "driver/search/detail/initial_design.h"
 #include "driver/search/detail/strategies.h"

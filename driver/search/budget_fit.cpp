@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "driver/search/search.h"
+
 namespace optiml::search {
 
 namespace {
@@ -22,6 +24,14 @@ int fitted_evaluations(std::size_t valid) {
 std::size_t patience_for(int evaluations) {
     const double share = kPatienceShare * static_cast<double>(std::max(evaluations, 0));
     return std::max(kMinPatience, static_cast<std::size_t>(std::lround(share)));
+}
+
+Budget fitted_budget(std::size_t valid) {
+    Budget budget;
+    budget.evaluations = fitted_evaluations(valid);
+    budget.stop_when_converged = true;
+    budget.patience = patience_for(budget.evaluations);
+    return budget;
 }
 
 void Convergence::observe(bool ok, double median_ms) {

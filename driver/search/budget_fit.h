@@ -10,6 +10,7 @@
 namespace optiml::search {
 
 struct TraceItem;
+struct Budget;
 
 // Evaluations for a space of `valid` configurations: the whole space up to 256; beyond it
 // 20 sqrt(valid), from 320 up to 1000 (a random search finds one of k good configurations of N
@@ -32,6 +33,11 @@ inline constexpr double kPatienceShare = 0.3;
 // The patience of a search with a budget of `evaluations`: kMinPatience, or kPatienceShare of the
 // budget where that is more.
 std::size_t patience_for(int evaluations);
+
+// The budget of a search nobody gave a number of evaluations: fitted_evaluations(valid), stopping
+// once converged after patience_for them. The build's parameter search and the benchmark's
+// --fitted replays both start from it.
+Budget fitted_budget(std::size_t valid);
 
 // Tracks the search's progress as results arrive and says when it has converged: it has spent
 // as many evaluations without a meaningful gain as it took to reach its last one, and at least

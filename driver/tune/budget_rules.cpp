@@ -19,13 +19,10 @@ void apply_budget_overrides(spec::Budget& budget,
 }
 
 search::Budget search_budget(const spec::Budget& budget, std::size_t valid) {
-    search::Budget out;
-    out.evaluations = budget.evaluations.value_or(search::fitted_evaluations(valid));
+    search::Budget out = budget.evaluations ? search::Budget{} : search::fitted_budget(valid);
+    if (budget.evaluations) out.evaluations = *budget.evaluations;
     out.seconds = budget.seconds;
     out.strategy = budget.strategy;
-    out.stop_when_converged = !budget.evaluations;
-    // A fitted budget waits a share of itself without a gain before it counts as converged.
-    if (out.stop_when_converged) out.patience = search::patience_for(out.evaluations);
     // A fitted budget measures the parameter space; the tree that follows gets its own share.
     if (out.stop_when_converged && transformations_enabled(out))
         out.evaluations += kFittedTreeEvaluations;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -215,17 +216,30 @@ class CountingStrategy : public Strategy {
     std::size_t proposed_ = 0;
 };
 
-TEST(PortfolioStrategy, MembersTakeTurnsAndEachObservesEverything) {
-    const Space space = grid_space(2, 4);  // 16 configurations
-    CandidatePool pool(space);
-    auto first = std::make_unique<CountingStrategy>(pool, "a", 3);  // runs dry after 3
+// Members "a" (proposing at most `a_limit`) and "b" of a portfolio over `pool`.
+struct TwoMembers {
+    CountingStrategy* a;
+    CountingStrategy* b;
+    std::unique_ptr<Strategy> portfolio;
+};
+TwoMembers two_members(CandidatePool& pool, std::size_t a_limit = 100) {
+    auto first = std::make_unique<CountingStrategy>(pool, "a", a_limit);
     auto second = std::make_unique<CountingStrategy>(pool, "b", 100);
-    CountingStrategy& a = *first;
-    CountingStrategy& b = *second;
+    TwoMembers made{first.get(), second.get(), nullptr};
     std::vector<std::unique_ptr<Strategy>> members;
     members.push_back(std::move(first));
     members.push_back(std::move(second));
-    const auto portfolio = make_portfolio(std::move(members));
+    made.portfolio = make_portfolio(std::move(members));
+    return made;
+}
+
+TEST(PortfolioStrategy, MembersTakeTurnsAndEachObservesEverything) {
+    const Space space = grid_space(2, 4);  // 16 configurations
+    CandidatePool pool(space);
+    const TwoMembers made = two_members(pool, 3);  // a runs dry after 3
+    CountingStrategy& a = *made.a;
+    CountingStrategy& b = *made.b;
+    const auto& portfolio = made.portfolio;
     EXPECT_EQ(portfolio->name(), "a+b");
 
     const std::vector<Config> batch = portfolio->propose(10);
@@ -273,21 +287,55 @@ TEST(PortfolioStrategy, TheReserveTakesTurnsOnlyWhileTheSearchHasStalled) {
     EXPECT_TRUE(walker.proposals.empty());
     EXPECT_EQ(walker.observed, 6u);
 
-    // Four results without a 1% gain (a failure and three slower ones): stalled, so both take
-    // turns, and a failure counts as no gain.
+    // Four results without a 1% gain (a failure and three slower ones): stalled, so the reserve
+    // joins the turns, a failure counting as no gain. Its prior is half a member's, and the
+    // model's gains so far still count for it, so the reserve gets the lesser share.
     for (int i = 0; i < 4; ++i)
         for (const Config& config : portfolio->propose(1))
             portfolio->observe(config, i == 0 ? Outcome{} : timed(ms * 1.5));
     EXPECT_EQ(model.proposals.size(), 10u);
     EXPECT_TRUE(walker.proposals.empty());
-    const std::vector<Config> stalled = portfolio->propose(4);
-    ASSERT_EQ(stalled.size(), 4u);
-    EXPECT_EQ(walker.proposals.size(), 2u) << "model, walker, model, walker";
+    std::optional<Config> walked;
+    for (int i = 0; i < 40 && !walked; ++i)
+        for (const Config& config : portfolio->propose(1)) {
+            if (!walker.proposals.empty())
+                walked = config;
+            else
+                portfolio->observe(config, timed(ms * 1.5));
+        }
+    ASSERT_TRUE(walked) << "the reserve never took a turn in a stalled search";
+    EXPECT_EQ(walker.proposals.size(), 1u);
+    EXPECT_GT(model.proposals.size(), 12u) << "the model keeps the larger share";
     // The reserve's configuration brings a gain: the model proposes alone again.
-    for (const Config& config : stalled) portfolio->observe(config, timed(ms * 0.9));
+    const std::size_t model_before = model.proposals.size();
+    portfolio->observe(*walked, timed(ms * 0.9));
     EXPECT_EQ(portfolio->propose(3).size(), 3u);
-    EXPECT_EQ(walker.proposals.size(), 2u);
-    EXPECT_EQ(model.proposals.size(), 15u);
+    EXPECT_EQ(walker.proposals.size(), 1u);
+    EXPECT_EQ(model.proposals.size(), model_before + 3);
+}
+
+TEST(PortfolioStrategy, TheMemberWhoseProposalsGainTakesMoreTurns) {
+    const Space space = grid_space(2, 8);  // 64 configurations
+    CandidatePool pool(space);
+    const TwoMembers made = two_members(pool);
+    CountingStrategy& a = *made.a;
+    CountingStrategy& b = *made.b;
+    const auto& portfolio = made.portfolio;
+
+    // Equal weights to begin with: a, b in turn. Every proposal of b's is 3% faster than the
+    // best so far, every one of a's slower.
+    double best = 10.0;
+    const auto proposed_by_b = [&](const Config& config) {
+        return std::find(b.proposals.begin(), b.proposals.end(), config) != b.proposals.end();
+    };
+    for (int i = 0; i < 30; ++i)
+        for (const Config& config : portfolio->propose(1)) {
+            if (proposed_by_b(config)) best *= 0.97;
+            portfolio->observe(config, timed(proposed_by_b(config) ? best : best * 2.0));
+        }
+    EXPECT_EQ(a.proposals.size() + b.proposals.size(), 30u);
+    EXPECT_GT(b.proposals.size(), 3 * a.proposals.size()) << "b gains, so b proposes";
+    EXPECT_GE(a.proposals.size(), 1u) << "a keeps its prior share";
 }
 
 TEST(CandidatePool, NeighboursDifferInOneParameterAndAreValid) {
