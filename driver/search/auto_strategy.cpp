@@ -16,11 +16,12 @@
 // sequential), and the H200 spaces' medians moved by a few evaluations either way. greedy_ils
 // in every turn did better there (130) but cost bayes' share where the model is right (the nbody
 // space sequential, 24 against 20). Turns weighted by each member's recent gains, the reserve at
-// half a member's prior (12-07, 20 seeds): matmul_space 115 with 18 in flight (from 180.5), 97.5
-// sequential (118.5), 205 and 132 from a random start (250, 147); the nbody spaces within 2
-// evaluations of before either way; convolution_space from a random start, sequential, 35.5
-// (24.5), still under half of every other strategy's.
-// bench/results/search-efficiency-2026-12-07.md has the medians, 60 seeds, both starts.
+// half a member's prior (12-07, 20 seeds, against equal turns): matmul_space 146.5 with 18 in
+// flight (180.5), 79.5 sequential (118.5), 216.5 and 121 from a random start (250, 147); the
+// nbody spaces 41.5-52.5 with 18 in flight (45.5-55), 20-20.5 sequential (20); convolution_space
+// the same from its default, 59.5 and 30.5 from a random start (57, 24.5), still below every
+// other strategy's.
+// bench/results/search-efficiency-2026-12-07.md has the medians (60 seeds before the credit).
 #include "driver/search/detail/initial_design.h"
 #include "driver/search/detail/strategies.h"
 
