@@ -15,12 +15,11 @@
 // 30 results without a gain every seed got there (median 180.5 with 18 in flight, 118.5
 // sequential), and the H200 spaces' medians moved by a few evaluations either way. greedy_ils
 // in every turn did better there (130) but cost bayes' share where the model is right (the nbody
-// space sequential, 24 against 20). Turns weighted by each member's recent gains, the reserve at
-// half a member's prior (12-07, 20 seeds, against equal turns): matmul_space 146.5 with 18 in
-// flight (180.5), 79.5 sequential (118.5), 216.5 and 121 from a random start (250, 147); the
-// nbody spaces 41.5-52.5 with 18 in flight (45.5-55), 20-20.5 sequential (20); convolution_space
-// the same from its default, 59.5 and 30.5 from a random start (57, 24.5), still below every
-// other strategy's.
+// space sequential, 24 against 20). Turns weighted by each member's recent gains, capped at one
+// prior, the reserve at half a member's prior (12-07, 60 seeds, against equal turns): matmul_space
+// 135.5 and 163.0 with 18 in flight from its default and from a random start (152.0, 177.5), 92.5
+// and 134.0 sequentially (110.5, 133.0); the small spaces within two evaluations either way (the
+// H200 convolution from a random start 36.0, against 34.0 and random sampling's 37.5).
 // bench/results/search-efficiency-2026-12-07.md has the medians (60 seeds before the credit).
 #include "driver/search/detail/initial_design.h"
 #include "driver/search/detail/strategies.h"

@@ -305,7 +305,8 @@ TEST(PortfolioStrategy, TheReserveTakesTurnsOnlyWhileTheSearchHasStalled) {
         }
     ASSERT_TRUE(walked) << "the reserve never took a turn in a stalled search";
     EXPECT_EQ(walker.proposals.size(), 1u);
-    EXPECT_GT(model.proposals.size(), 12u) << "the model keeps the larger share";
+    EXPECT_GT(model.proposals.size() - 10u, walker.proposals.size())
+        << "the model keeps the larger share of the stall's turns";
     // The reserve's configuration brings a gain: the model proposes alone again.
     const std::size_t model_before = model.proposals.size();
     portfolio->observe(*walked, timed(ms * 0.9));
@@ -334,8 +335,9 @@ TEST(PortfolioStrategy, TheMemberWhoseProposalsGainTakesMoreTurns) {
             portfolio->observe(config, timed(proposed_by_b(config) ? best : best * 2.0));
         }
     EXPECT_EQ(a.proposals.size() + b.proposals.size(), 30u);
-    EXPECT_GT(b.proposals.size(), 3 * a.proposals.size()) << "b gains, so b proposes";
-    EXPECT_GE(a.proposals.size(), 1u) << "a keeps its prior share";
+    // Equal turns would give 15 each; b's credit, capped, gives it up to 2 turns in 3.
+    EXPECT_GE(b.proposals.size(), 19u) << "b gains, so b proposes more";
+    EXPECT_GE(a.proposals.size(), 9u) << "a keeps its prior share, a turn in 3";
 }
 
 TEST(CandidatePool, NeighboursDifferInOneParameterAndAreValid) {
