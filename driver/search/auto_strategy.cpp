@@ -20,7 +20,7 @@
 // 135.5 and 163.0 with 18 in flight from its default and from a random start (152.0, 177.5), 92.5
 // and 134.0 sequentially (110.5, 133.0); the small spaces within two evaluations either way (the
 // H200 convolution from a random start 36.0, against 34.0 and random sampling's 37.5).
-// bench/results/search-efficiency-2026-12-07.md has the medians (60 seeds before the credit).
+// bench/results/search-efficiency-2026-12-07.md has the medians, 60 seeds, both starts.
 #include "driver/search/detail/initial_design.h"
 #include "driver/search/detail/strategies.h"
 
