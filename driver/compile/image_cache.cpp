@@ -19,6 +19,8 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
         fields.emplace_back("nvcc_version", nvcc_version());
     } else {
         fields.emplace_back("nvrtc_version", nvrtc_version());
+        // Images from before NVRTC's own cache was turned off may be another variant's.
+        fields.emplace_back("nvrtc_own_cache", "off");
     }
     fields.insert(fields.end(), {
                                     {"source_name", request.source_name},
@@ -41,6 +43,7 @@ std::string image_key(const CompileRequest& request, const std::string& headers_
     // NVRTC compiling first: its text and version decide the image where it can.
     if (!request.nvrtc_text.empty() && request.backend == Backend::Nvcc) {
         fields.emplace_back("nvrtc_version", nvrtc_version());
+        fields.emplace_back("nvrtc_own_cache", "off");
         fields.emplace_back("nvrtc_text", request.nvrtc_text);
     }
     return cache::compute_tagged_key(fields);

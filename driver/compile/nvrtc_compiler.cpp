@@ -57,6 +57,18 @@ const std::vector<std::string>& toolkit_include_options() {
     return options;
 }
 
+// NVRTC 12.9 and later keep PTX and cubins they compiled in the CUDA driver's compute cache
+// (where a driver is installed) under a key that leaves out code-generation options: on an H100,
+// every --use_fast_math, --ftz, --prec-div or --extra-device-vectorization variant came back as
+// the image of the first variant compiled with the same source and defines, in this process or
+// an earlier one, so a variant was timed and shipped as another. The image cache keys them all.
+bool nvrtc_has_own_cache() {
+    int major = 0;
+    int minor = 0;
+    nvrtcVersion(&major, &minor);
+    return major > 12 || (major == 12 && minor >= 9);
+}
+
 }  // namespace
 
 std::vector<std::string> implicit_options(const CompileRequest& request) {
@@ -87,6 +99,7 @@ CompileResult compile_with_nvrtc(const CompileRequest& request) {
     options.insert(options.end(), toolkit.begin(), toolkit.end());
     options.insert(options.end(), request.build_options.begin(), request.build_options.end());
     options.insert(options.end(), request.options.begin(), request.options.end());
+    if (nvrtc_has_own_cache()) options.push_back("--no-cache");
     std::vector<const char*> argv;
     for (const auto& option : options) argv.push_back(option.c_str());
 
