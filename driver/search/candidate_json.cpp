@@ -58,6 +58,7 @@ nlohmann::json details_json(const OutcomeDetails& d) {
     put("extra_sizes_verify_ms", d.extra_sizes_verify_ms);
     put("verified_on_device", d.verified_on_device);
     flag("reverified", d.reverified);
+    if (d.same_image_as) write_candidate(*d.same_image_as, json["same_image_as"]);
     return json;
 }
 

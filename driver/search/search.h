@@ -55,6 +55,9 @@ struct OutcomeDetails {
     std::optional<double> extra_sizes_verify_ms;
     std::optional<int> verified_on_device;
     bool reverified = false;
+    // Not run: its image, kernel and launch geometry were those of this earlier variant, whose
+    // measurement it carries (tune/candidate_evaluator.h).
+    std::optional<Candidate> same_image_as;
 };
 
 struct Outcome {

@@ -51,6 +51,15 @@ void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, b
     outcome.details.compile_cached = cached;
 }
 
+// What decides how an image runs: its bytes, the kernel looked up in it, the launch geometry.
+std::string image_identity(const compile::CompileResult& compiled, const LaunchSpec& launch) {
+    std::string identity = cache::sha256_hex(compiled.binary) + " " + launch.symbol;
+    for (const unsigned extent : {launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
+                                  launch.block[1], launch.block[2], launch.shared_memory_bytes})
+        identity += " " + std::to_string(extent);
+    return identity;
+}
+
 search::Outcome failure(std::string status, std::string message) {
     search::Outcome outcome;
     outcome.status = std::move(status);
@@ -254,7 +263,10 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             outcomes[i] = failure("compile_error", compiled[i]->log);
         else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
             outcomes[i] = std::move(*failed);
-        else
+        else if (auto same = measured_before(*compiled[i], launches[i])) {
+            fs::remove(launches[i].image_path);
+            outcomes[i] = std::move(*same);
+        } else
             runnable.push_back(i);
     }
 
@@ -297,6 +309,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             outcome = settle(launches[i], m, std::move(outcome));
         }
         outcome.details.verified_on_device = devices[k];
+        remember_measured(batch[i], *compiled[i], launches[i], outcome);
         outcomes[i] = std::move(outcome);
     }
     return outcomes;
@@ -328,6 +341,10 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
                                                  const compile::CompileResult& compiled) {
     LaunchSpec launch;
     if (auto failed = write_image(candidate, compiled, launch)) return *failed;
+    if (auto same = measured_before(compiled, launch)) {
+        fs::remove(launch.image_path);
+        return *same;
+    }
     const Measurement m =
         session_.evaluate(launch, timing_, hang_timeout(), incumbent_ ? &*incumbent_ : nullptr);
     search::Outcome outcome = to_outcome(m);
@@ -339,7 +356,32 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
         else
             outcome.details.extra_sizes_verify_ms = verify_ms;
     }
-    return settle(launch, m, std::move(outcome));
+    outcome = settle(launch, m, std::move(outcome));
+    remember_measured(candidate, compiled, launch, outcome);
+    return outcome;
+}
+
+std::optional<search::Outcome> CandidateEvaluator::measured_before(
+    const compile::CompileResult& compiled, const LaunchSpec& launch) const {
+    const auto found = measured_.find(image_identity(compiled, launch));
+    if (found == measured_.end()) return std::nullopt;
+    search::Outcome outcome = found->second.second;
+    // Its measurement, not its costs: nothing ran, and the same code cannot beat itself.
+    outcome.beats_incumbent = false;
+    outcome.details.verify_ms.reset();
+    outcome.details.timing_ms.reset();
+    outcome.details.extra_sizes_verify_ms.reset();
+    outcome.details.verified_on_device.reset();
+    outcome.details.reverified = false;
+    outcome.details.same_image_as = found->second.first;
+    return outcome;
+}
+
+void CandidateEvaluator::remember_measured(const search::Candidate& candidate,
+                                           const compile::CompileResult& compiled,
+                                           const LaunchSpec& launch,
+                                           const search::Outcome& outcome) {
+    if (outcome.ok) measured_.try_emplace(image_identity(compiled, launch), candidate, outcome);
 }
 
 search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measurement& m,

@@ -136,6 +136,15 @@ class CandidateEvaluator : public search::Evaluator {
     search::Outcome settle(const LaunchSpec& launch, const Measurement& timed,
                            search::Outcome outcome);
     std::chrono::milliseconds hang_timeout() const;
+    // A variant whose CUBIN, kernel and launch geometry are those of one measured before runs
+    // the same code: it takes that measurement (`same_image_as`) instead of a turn on the GPU.
+    // Options and rewrites that change nothing (--extra-device-vectorization on most kernels)
+    // then cost no evaluation time, and cannot win on noise.
+    std::optional<search::Outcome> measured_before(const compile::CompileResult& compiled,
+                                                   const LaunchSpec& launch) const;
+    void remember_measured(const search::Candidate& candidate,
+                           const compile::CompileResult& compiled, const LaunchSpec& launch,
+                           const search::Outcome& outcome);
     // Verifies `candidate` at every extra problem size on `session`: nullopt when it passes at all
     // (their verification time added to `verify_ms`), else the failure. Safe to call from
     // several threads at once, each with its own session.
@@ -159,6 +168,8 @@ class CandidateEvaluator : public search::Evaluator {
     std::unique_ptr<compile::CompileQueue> queue_;
     std::map<std::size_t, search::Candidate> submitted_;  // ticket -> candidate, while in flight
     std::size_t images_written_ = 0;
+    // Correct variants measured so far, by image_identity(): which one, and its outcome.
+    std::map<std::string, std::pair<search::Candidate, search::Outcome>> measured_;
     // The fastest correct variant so far: every challenger is timed beside it.
     std::optional<LaunchSpec> incumbent_;
     double original_ms_ = 0.0;  // the first correct result: the original configuration

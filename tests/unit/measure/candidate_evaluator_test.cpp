@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <set>
 
 namespace optiml::measure {
@@ -37,15 +38,29 @@ class CandidateEvaluatorTest : public ::testing::Test {
              {"FAKE_TIMES", "FAKE_FAIL_EXTRA", "FAKE_REQUEST_LOG", "FAKE_FAIL_MAIN", "FAKE_CRASH",
               "FAKE_VERIFY_LOG", "FAKE_TIMED_LOG"})
             unsetenv(name);
+        session_.reset();
         fs::remove_all(scratch_);
+    }
+
+    LaunchSpec original_launch() const {
+        LaunchSpec original = make_launch(spec_, spec_.default_config());
+        original.symbol = "scale";
+        original.image_path = (scratch_ / "original.cubin").string();
+        return original;
+    }
+
+    // A started scripted worker, for evaluate() called directly.
+    RemoteSession& session() {
+        session_ = std::make_unique<RemoteSession>(OPTIML_FAKE_TIMING_WORKER, 0,
+                                                   make_problem(spec_), original_launch());
+        session_->start();
+        return *session_;
     }
 
     // `gpus` > 1: that many scripted workers (devices 0, 1, ...) verify through a VerifierPool;
     // device 0 times.
     search::Result tune(const TimingSpec& timing = {}, int gpus = 1, bool streaming = true) {
-        LaunchSpec original = make_launch(spec_, spec_.default_config());
-        original.symbol = "scale";
-        original.image_path = (scratch_ / "original.cubin").string();
+        const LaunchSpec original = original_launch();
         const Problem problem = make_problem(spec_);
         RemoteSession session(OPTIML_FAKE_TIMING_WORKER, 0, problem, original);
         add_extra_sizes(spec_, problem, original, session);
@@ -74,8 +89,16 @@ class CandidateEvaluatorTest : public ::testing::Test {
         throw std::runtime_error("no trace row for block " + std::to_string(block));
     }
 
+    static std::vector<std::string> lines(const fs::path& file) {
+        std::ifstream in(file);
+        std::vector<std::string> found;
+        for (std::string line; std::getline(in, line);) found.push_back(line);
+        return found;
+    }
+
     fs::path scratch_;
     spec::Spec spec_;
+    std::unique_ptr<RemoteSession> session_;
 };
 
 // A candidate whose rewrite changed the grid is launched with its own grid, at the spec's size and
@@ -98,12 +121,7 @@ TEST_F(CandidateEvaluatorTest, ACandidateWithItsOwnGridIsLaunchedWithIt) {
 
 // A candidate is its source as much as its parameters: each is compiled from its own text.
 TEST_F(CandidateEvaluatorTest, CandidatesOfOneConfigurationButOtherSourcesAreOtherVariants) {
-    LaunchSpec original = make_launch(spec_, spec_.default_config());
-    original.symbol = "scale";
-    original.image_path = (scratch_ / "original.cubin").string();
-    RemoteSession session(OPTIML_FAKE_TIMING_WORKER, 0, make_problem(spec_), original);
-    session.start();
-    CandidateEvaluator evaluator(spec_, 90, session, scratch_, {});
+    CandidateEvaluator evaluator(spec_, 90, session(), scratch_, {});
     const std::string text = base::read_file(spec_.source);
     std::string rewritten = text;
     rewritten.replace(rewritten.find("2.0f * x[i]"), 11, "3.0f * x[i]");
@@ -129,6 +147,35 @@ TEST_F(CandidateEvaluatorTest, CandidatesOfOneConfigurationButOtherSourcesAreOth
     EXPECT_EQ(search::format_candidate(capped), "block_size_x=256 [-maxrregcount=32]");
     EXPECT_THROW(evaluator.evaluate({search::Candidate{defaults, "unknown", {}, {}}}),
                  std::out_of_range);
+}
+
+// An option that changes no code gives the image already measured: that variant takes the
+// measurement and no turn on the GPU. The same image launched on another grid is timed.
+TEST_F(CandidateEvaluatorTest, AVariantWithAnImageAlreadyMeasuredIsNotTimedAgain) {
+    setenv("FAKE_TIMED_LOG", (scratch_ / "timed.log").c_str(), 1);
+    CandidateEvaluator evaluator(spec_, 90, session(), scratch_, {});
+    const search::Config defaults = spec_.default_config();
+    const search::Candidate plain{defaults};
+    const search::Candidate unused_macro{defaults, "", {}, {"-DOPTIML_UNUSED_MACRO=1"}};
+    search::Candidate regridded{defaults, "", {}, {"-DOPTIML_UNUSED_MACRO=2"}};
+    regridded.grid = {"ceil_div(n, block_size_x) * 2", "1", "1"};
+
+    const search::Outcome first = evaluator.evaluate({plain}).front();
+    const auto later = evaluator.evaluate({unused_macro, regridded});
+    ASSERT_TRUE(first.ok && later[0].ok && later[1].ok);
+    ASSERT_EQ(evaluator.compiled(plain)->binary, evaluator.compiled(unused_macro)->binary);
+    ASSERT_EQ(evaluator.compiled(plain)->binary, evaluator.compiled(regridded)->binary);
+
+    EXPECT_EQ(lines(scratch_ / "timed.log"),
+              (std::vector<std::string>{"0 256 unverified", "0 256 unverified"}))
+        << "the plain variant and the regridded one, not the unused macro's";
+    EXPECT_EQ(later[0].details.same_image_as, plain);
+    EXPECT_DOUBLE_EQ(later[0].median_ms, first.median_ms);
+    EXPECT_EQ(later[0].beats_incumbent, false);
+    EXPECT_FALSE(later[0].details.timing_ms.has_value()) << "it spent no time on the GPU";
+    EXPECT_FALSE(later[1].details.same_image_as.has_value());
+    nlohmann::json row = search::details_json(later[0].details);
+    EXPECT_EQ(row["same_image_as"]["parameters"]["block_size_x"], 256);
 }
 
 TEST_F(CandidateEvaluatorTest, TheClearlyFastestVerifiedVariantWins) {
@@ -186,12 +233,6 @@ class SeveralGpusTest : public CandidateEvaluatorTest {
         CandidateEvaluatorTest::SetUp();
         setenv("FAKE_FAIL_MAIN", "512", 1);
         setenv("FAKE_CRASH", "128", 1);
-    }
-    static std::vector<std::string> lines(const fs::path& file) {
-        std::ifstream in(file);
-        std::vector<std::string> found;
-        for (std::string line; std::getline(in, line);) found.push_back(line);
-        return found;
     }
 };
 
