@@ -51,12 +51,15 @@ void note_compile(search::Outcome& outcome, double compile_ms, double wait_ms, b
     outcome.details.compile_cached = cached;
 }
 
-// What decides how an image runs: its bytes, the kernel looked up in it, the launch geometry.
-std::string image_identity(const compile::CompileResult& compiled, const LaunchSpec& launch) {
+// What decides how an image runs: its bytes, the kernel looked up in it, the launch geometry,
+// and the grid's expressions (the geometry at the spec's extra sizes).
+std::string image_identity(const search::Candidate& candidate,
+                           const compile::CompileResult& compiled, const LaunchSpec& launch) {
     std::string identity = cache::sha256_hex(compiled.binary) + " " + launch.symbol;
     for (const unsigned extent : {launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
                                   launch.block[1], launch.block[2], launch.shared_memory_bytes})
         identity += " " + std::to_string(extent);
+    for (const std::string& axis : candidate.grid) identity += " " + axis;
     return identity;
 }
 
@@ -263,7 +266,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             outcomes[i] = failure("compile_error", compiled[i]->log);
         else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
             outcomes[i] = std::move(*failed);
-        else if (auto same = measured_before(*compiled[i], launches[i])) {
+        else if (auto same = measured_before(batch[i], *compiled[i], launches[i])) {
             fs::remove(launches[i].image_path);
             outcomes[i] = std::move(*same);
         } else
@@ -341,7 +344,7 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
                                                  const compile::CompileResult& compiled) {
     LaunchSpec launch;
     if (auto failed = write_image(candidate, compiled, launch)) return *failed;
-    if (auto same = measured_before(compiled, launch)) {
+    if (auto same = measured_before(candidate, compiled, launch)) {
         fs::remove(launch.image_path);
         return *same;
     }
@@ -362,8 +365,9 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
 }
 
 std::optional<search::Outcome> CandidateEvaluator::measured_before(
-    const compile::CompileResult& compiled, const LaunchSpec& launch) const {
-    const auto found = measured_.find(image_identity(compiled, launch));
+    const search::Candidate& candidate, const compile::CompileResult& compiled,
+    const LaunchSpec& launch) const {
+    const auto found = measured_.find(image_identity(candidate, compiled, launch));
     if (found == measured_.end()) return std::nullopt;
     search::Outcome outcome = found->second.second;
     // Its measurement, not its costs: nothing ran, and the same code cannot beat itself.
@@ -381,7 +385,8 @@ void CandidateEvaluator::remember_measured(const search::Candidate& candidate,
                                            const compile::CompileResult& compiled,
                                            const LaunchSpec& launch,
                                            const search::Outcome& outcome) {
-    if (outcome.ok) measured_.try_emplace(image_identity(compiled, launch), candidate, outcome);
+    if (outcome.ok)
+        measured_.try_emplace(image_identity(candidate, compiled, launch), candidate, outcome);
 }
 
 search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measurement& m,

@@ -136,11 +136,13 @@ class CandidateEvaluator : public search::Evaluator {
     search::Outcome settle(const LaunchSpec& launch, const Measurement& timed,
                            search::Outcome outcome);
     std::chrono::milliseconds hang_timeout() const;
-    // A variant whose CUBIN, kernel and launch geometry are those of one measured before runs
-    // the same code: it takes that measurement (`same_image_as`) instead of a turn on the GPU.
-    // Options and rewrites that change nothing (--extra-device-vectorization on most kernels)
-    // then cost no evaluation time, and cannot win on noise.
-    std::optional<search::Outcome> measured_before(const compile::CompileResult& compiled,
+    // A variant whose CUBIN, kernel and launch geometry (its grid expressions too) are those of
+    // one measured before runs the same code: it takes that measurement (`same_image_as`)
+    // instead of a turn on the GPU. Options and rewrites that change nothing
+    // (--extra-device-vectorization on most kernels) then cost no evaluation time, and cannot win
+    // on noise.
+    std::optional<search::Outcome> measured_before(const search::Candidate& candidate,
+                                                   const compile::CompileResult& compiled,
                                                    const LaunchSpec& launch) const;
     void remember_measured(const search::Candidate& candidate,
                            const compile::CompileResult& compiled, const LaunchSpec& launch,
