@@ -260,17 +260,22 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
     const std::vector<search::Candidate>& batch, const Compiled& compiled) {
     std::vector<search::Outcome> outcomes(batch.size());
     std::vector<LaunchSpec> launches(batch.size());
+    std::vector<std::string> identities(batch.size());
     std::vector<std::size_t> runnable;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (!compiled[i]->ok)
+        if (!compiled[i]->ok) {
             outcomes[i] = failure("compile_error", compiled[i]->log);
-        else if (auto failed = write_image(batch[i], *compiled[i], launches[i]))
+        } else if (auto failed = write_image(batch[i], *compiled[i], launches[i])) {
             outcomes[i] = std::move(*failed);
-        else if (auto same = measured_before(batch[i], *compiled[i], launches[i])) {
-            fs::remove(launches[i].image_path);
-            outcomes[i] = std::move(*same);
-        } else
-            runnable.push_back(i);
+        } else {
+            identities[i] = image_identity(batch[i], *compiled[i], launches[i]);
+            if (auto same = measured_before(identities[i])) {
+                fs::remove(launches[i].image_path);
+                outcomes[i] = std::move(*same);
+            } else {
+                runnable.push_back(i);
+            }
+        }
     }
 
     struct Verification {
@@ -312,7 +317,7 @@ std::vector<search::Outcome> CandidateEvaluator::evaluate_spread(
             outcome = settle(launches[i], m, std::move(outcome));
         }
         outcome.details.verified_on_device = devices[k];
-        remember_measured(batch[i], *compiled[i], launches[i], outcome);
+        remember_measured(identities[i], batch[i], outcome);
         outcomes[i] = std::move(outcome);
     }
     return outcomes;
@@ -344,7 +349,8 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
                                                  const compile::CompileResult& compiled) {
     LaunchSpec launch;
     if (auto failed = write_image(candidate, compiled, launch)) return *failed;
-    if (auto same = measured_before(candidate, compiled, launch)) {
+    const std::string identity = image_identity(candidate, compiled, launch);
+    if (auto same = measured_before(identity)) {
         fs::remove(launch.image_path);
         return *same;
     }
@@ -360,14 +366,13 @@ search::Outcome CandidateEvaluator::evaluate_one(const search::Candidate& candid
             outcome.details.extra_sizes_verify_ms = verify_ms;
     }
     outcome = settle(launch, m, std::move(outcome));
-    remember_measured(candidate, compiled, launch, outcome);
+    remember_measured(identity, candidate, outcome);
     return outcome;
 }
 
 std::optional<search::Outcome> CandidateEvaluator::measured_before(
-    const search::Candidate& candidate, const compile::CompileResult& compiled,
-    const LaunchSpec& launch) const {
-    const auto found = measured_.find(image_identity(candidate, compiled, launch));
+    const std::string& identity) const {
+    const auto found = measured_.find(identity);
     if (found == measured_.end()) return std::nullopt;
     search::Outcome outcome = found->second.second;
     // Its measurement, not its costs: nothing ran, and the same code cannot beat itself.
@@ -381,12 +386,10 @@ std::optional<search::Outcome> CandidateEvaluator::measured_before(
     return outcome;
 }
 
-void CandidateEvaluator::remember_measured(const search::Candidate& candidate,
-                                           const compile::CompileResult& compiled,
-                                           const LaunchSpec& launch,
+void CandidateEvaluator::remember_measured(const std::string& identity,
+                                           const search::Candidate& candidate,
                                            const search::Outcome& outcome) {
-    if (outcome.ok)
-        measured_.try_emplace(image_identity(candidate, compiled, launch), candidate, outcome);
+    if (outcome.ok) measured_.try_emplace(identity, candidate, outcome);
 }
 
 search::Outcome CandidateEvaluator::settle(const LaunchSpec& launch, const Measurement& m,

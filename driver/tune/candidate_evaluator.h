@@ -141,11 +141,9 @@ class CandidateEvaluator : public search::Evaluator {
     // instead of a turn on the GPU. Options and rewrites that change nothing
     // (--extra-device-vectorization on most kernels) then cost no evaluation time, and cannot win
     // on noise.
-    std::optional<search::Outcome> measured_before(const search::Candidate& candidate,
-                                                   const compile::CompileResult& compiled,
-                                                   const LaunchSpec& launch) const;
-    void remember_measured(const search::Candidate& candidate,
-                           const compile::CompileResult& compiled, const LaunchSpec& launch,
+    // `identity`: image_identity() of the variant's CUBIN, candidate and launch, computed once.
+    std::optional<search::Outcome> measured_before(const std::string& identity) const;
+    void remember_measured(const std::string& identity, const search::Candidate& candidate,
                            const search::Outcome& outcome);
     // Verifies `candidate` at every extra problem size on `session`: nullopt when it passes at all
     // (their verification time added to `verify_ms`), else the failure. Safe to call from
