@@ -2,7 +2,6 @@
 // compute cache, keyed without code-generation options: a --use_fast_math variant compiled after
 // the plain one came back as the plain image (an H100, CUDA 13.0). Each option must give the
 // image NVRTC makes for it, whatever was compiled before, in this process or an earlier one.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,18 +10,12 @@
 #include <vector>
 
 #include "driver/compile/nvrtc_compiler.h"
+#include "tests/gpu/gpu_present.h"
 
 namespace optiml::compile {
 namespace {
 
-// NVRTC's cache needs the driver, not a device; without one there is nothing to test.
-bool driver_present() {
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (driver == nullptr) return false;
-    using Init = int (*)(unsigned);
-    const auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
-    return init != nullptr && init(0) == 0;
-}
+using optiml::test_support::gpu_present;
 
 // Division and square roots: --use_fast_math, --ftz and --prec-div each change the code.
 const char* kNormalize = R"(
@@ -55,7 +48,7 @@ std::int64_t fresh_define() {
 }
 
 TEST(NvrtcOptions, AFastMathVariantCompiledAfterThePlainOneIsItsOwnImage) {
-    if (!driver_present()) GTEST_SKIP() << "no CUDA driver on this machine: NVRTC caches nothing";
+    if (!gpu_present()) GTEST_SKIP() << "no CUDA GPU on this machine: NVRTC caches nothing";
     const std::int64_t epsilon = fresh_define();
     const std::string plain = image(epsilon, {});
     const std::string fast = image(epsilon, {"--use_fast_math"});
@@ -68,7 +61,7 @@ TEST(NvrtcOptions, AFastMathVariantCompiledAfterThePlainOneIsItsOwnImage) {
 }
 
 TEST(NvrtcOptions, ThePlainVariantCompiledAfterAFastMathOneIsItsOwnImage) {
-    if (!driver_present()) GTEST_SKIP() << "no CUDA driver on this machine: NVRTC caches nothing";
+    if (!gpu_present()) GTEST_SKIP() << "no CUDA GPU on this machine: NVRTC caches nothing";
     const std::int64_t epsilon = fresh_define() + 8;
     const std::string fast = image(epsilon, {"--use_fast_math"});
     const std::string plain = image(epsilon, {});

@@ -1,7 +1,6 @@
 // `optiml profile -- ./hot_and_cold` on a real CUDA program built with nvcc (hot_and_cold.cu).
 // Without a GPU the program finds no device and the error must say what to check; on a GPU
 // (label `gpu`) the kernels, their launch counts and geometry, and the hot set must be found.
-#include <dlfcn.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "driver/profile/app_profile_command.h"
+#include "tests/gpu/gpu_present.h"
 
 namespace optiml::profile {
 namespace {
@@ -23,19 +23,7 @@ using ::testing::Not;
 
 const std::string kProgram = OPTIML_TEST_HOT_AND_COLD;
 
-// A CUDA driver that initializes and reports a device; asked through dlopen so that the test
-// runs where no driver is installed.
-bool gpu_present() {
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (driver == nullptr) return false;
-    using Init = int (*)(unsigned);
-    using Count = int (*)(int*);
-    const auto init = reinterpret_cast<Init>(dlsym(driver, "cuInit"));
-    const auto count = reinterpret_cast<Count>(dlsym(driver, "cuDeviceGetCount"));
-    int devices = 0;
-    return init != nullptr && count != nullptr && init(0) == 0 && count(&devices) == 0 &&
-           devices > 0;
-}
+using optiml::test_support::gpu_present;
 
 TEST(ProfileAppWithoutGpu, TheProgramFindsNoDeviceAndTheErrorSaysWhatToCheck) {
     if (gpu_present()) GTEST_SKIP() << "a GPU is present: ProfileAppOnGpu covers this machine";
