@@ -33,8 +33,11 @@ RECORDINGS = {"H200": "tests/data/h200/spaces", "H100": "tests/data/h100/spaces"
 
 
 def gpu_name():
-    out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", "0"],
-                         capture_output=True, text=True, check=True)
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", "0"],
+                             capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"end_to_end: no GPU here to tune on (nvidia-smi: {e}); run it on a GPU machine")
     return out.stdout.strip()
 
 
