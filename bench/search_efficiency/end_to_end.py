@@ -73,7 +73,7 @@ def tune(optiml, space, folder):
     with open(log_path, "w") as log:
         rc = subprocess.run([optiml, "tune", "--spec", os.path.join(ROOT, SPECS[space]),
                              "--cache-dir", cache], stdout=log, stderr=subprocess.STDOUT).returncode
-    manifests = glob.glob(os.path.join(cache, "**", "manifest.json"), recursive=True)
+    manifests = glob.glob(os.path.join(cache, "entries", "*", "*", "manifest.json"))
     if rc != 0 or len(manifests) != 1:
         sys.exit(f"end_to_end: tuning {space} failed (exit {rc}, {len(manifests)} entries): "
                  f"see {log_path}")

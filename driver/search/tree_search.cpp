@@ -44,6 +44,16 @@ Candidate identity(Candidate candidate) {
     return candidate;
 }
 
+// A variant whose image is one measured before (the evaluator's same_image_as: the same CUBIN and
+// launch) brings nothing but its edge: what would grow from it grows from the variant it repeats,
+// so it is neither expanded nor profiled. On an H100 (bench/results/h100-2026-12-08-end-to-end.md)
+// 60-76% of the tree's evaluations on the three large spaces were such repeats, 85-95% of them
+// below an earlier repeat: parameter moves from a no-op option's node land on configurations the
+// parameter search had measured without it.
+bool repeats_an_image(const TreeNode& node) {
+    return node.outcome.details.same_image_as.has_value();
+}
+
 class TreeRun {
   public:
     TreeRun(const TreeStart& start, const std::vector<Proposer*>& proposers, Judge& judge,
@@ -104,7 +114,7 @@ class TreeRun {
         if (result_.nodes[id].rejected) {
             result_.nodes[id].reward = rejected_terms(options_.weights);
         } else {
-            profile_node(id);
+            if (!repeats_an_image(result_.nodes[id])) profile_node(id);
             score(id);
             update_best(id);
         }
@@ -273,16 +283,21 @@ class TreeRun {
         return candidate;
     }
 
+    // Rejected, a repeated image, or nothing left below: never descended into again.
+    bool dead_end(std::size_t id) const {
+        return result_.nodes[id].rejected || repeats_an_image(result_.nodes[id]) ||
+               stats_[id].exhausted;
+    }
+
     std::optional<Candidate> descend(std::size_t id) {
-        if (result_.nodes[id].rejected || stats_[id].exhausted) return std::nullopt;
+        if (dead_end(id)) return std::nullopt;
         if (!stats_[id].gathered) gather(id);
         const bool pending = has_pending(id);
         if (pending && static_cast<double>(stats_[id].admitted) < widening_limit(id))
             return admit(id);
         std::vector<std::tuple<double, double, std::size_t>> open;  // score, tie-break, child
         for (std::size_t child : stats_[id].children)
-            if (!result_.nodes[child].rejected && !stats_[child].exhausted)
-                open.emplace_back(puct(id, child), stats_[child].tiebreak, child);
+            if (!dead_end(child)) open.emplace_back(puct(id, child), stats_[child].tiebreak, child);
         std::sort(open.begin(), open.end(), std::greater<>());
         // The best child first; one whose subtree waits on evaluations in flight yields to the
         // next.
@@ -292,9 +307,8 @@ class TreeRun {
         // Every child is a dead end: widen beyond the limit rather than stop here.
         if (pending && !waiting) return admit(id);
         if (!pending && !waiting &&
-            std::all_of(stats_[id].children.begin(), stats_[id].children.end(), [&](std::size_t c) {
-                return result_.nodes[c].rejected || stats_[c].exhausted;
-            }))
+            std::all_of(stats_[id].children.begin(), stats_[id].children.end(),
+                        [&](std::size_t c) { return dead_end(c); }))
             stats_[id].exhausted = true;
         return std::nullopt;
     }

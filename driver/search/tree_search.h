@@ -36,7 +36,8 @@ struct TreeOptions {
     double exploration = 1.0;
     // Progressive widening: a node may have at most ceil(widening_k * visits^widening_alpha)
     // children (visits counting evaluations in flight below it). Only when every child is a dead
-    // end (rejected or exhausted) and nothing is in flight below may it widen beyond.
+    // end (rejected, a repeat of an image measured before, or exhausted) and nothing is in flight
+    // below may it widen beyond.
     double widening_k = 2.0;
     double widening_alpha = 0.5;
     // Evaluations in flight at once: min(this, streaming_depth()) streaming, else the batch size.

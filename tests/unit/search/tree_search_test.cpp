@@ -234,6 +234,49 @@ TEST(TreeSearch, ARejectedNodeIsNeverExpandedNorBest) {
         EXPECT_FALSE(has(asked, "broken")) << "a rejected node was asked for proposals";
 }
 
+// "noop" changes nothing the GPU runs: its variant is reported as the image of the candidate
+// without it, as CandidateEvaluator reports a CUBIN it has measured before.
+class RepeatingEvaluator : public BatchEvaluator {
+  public:
+    std::vector<Outcome> evaluate(const std::vector<Candidate>& batch) override {
+        std::vector<Outcome> outcomes = BatchEvaluator::evaluate(batch);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            if (!has(batch[i], "noop")) continue;
+            Candidate repeated = original();
+            for (const std::string& step : batch[i].transformations)
+                if (step != "noop") repeated = with_step(repeated, step);
+            repeated.parameters = batch[i].parameters;
+            outcomes[i].details.same_image_as = repeated;
+            outcomes[i].beats_incumbent = false;
+        }
+        return outcomes;
+    }
+};
+
+TEST(TreeSearch, AVariantRepeatingAMeasuredImageIsNeverExpandedNorProfiled) {
+    World world;
+    StepProposer steps{"steps", {"noop", "tile", "unroll", "vector"}};
+    NameJudge favours_noop({{"noop", 1.0}, {"tile", 0.2}, {"unroll", 0.4}, {"vector", 0.4}});
+    RepeatingEvaluator evaluator;
+    const TreeResult tree = run_tree_search(world.start, evaluator, {&steps}, favours_noop,
+                                            world.profiler.function(), {40, 1e9});
+    std::size_t repeats = 0;
+    for (const TreeNode& node : tree.nodes) {
+        if (!node.outcome.details.same_image_as) continue;
+        ++repeats;
+        EXPECT_EQ(children_of(tree, node.id), 0u)
+            << format_candidate(node.candidate()) << " repeats an image and was expanded";
+        EXPECT_NE(tree.best, node.id);
+    }
+    EXPECT_GT(repeats, 0u) << "the judge's favourite edge was never taken";
+    for (const Candidate& asked : steps.infos)
+        EXPECT_FALSE(has(asked, "noop")) << "a repeat was asked for proposals";
+    for (const Candidate& profiled : world.profiler.profiled)
+        EXPECT_FALSE(has(profiled, "noop")) << "a repeat was profiled";
+    EXPECT_EQ(tree.nodes[tree.best].candidate().transformations,
+              (std::vector<std::string>{"tile", "unroll", "vector"}));
+}
+
 TEST(TreeSearch, ProfilesCorrectNodesUpToTheLimitAndBacksUpTheirReward) {
     World world;
     BatchEvaluator evaluator;
