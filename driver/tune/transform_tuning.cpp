@@ -104,6 +104,15 @@ bool transformations_enabled(const search::Budget& budget) {
     return budget.strategy == "auto" && !(env && std::string(env) == "0");
 }
 
+// With the tree's own default of 4 in flight, NVRTC's compiles (0.1-0.6 s each for the large
+// recorded spaces' kernels) set the tree's pace on an H100: 5-16 evaluations a second, the GPU
+// waiting for compiles 31-48% of the tuning (bench/results/h100-2026-12-08-end-to-end.md).
+search::TreeOptions tree_options(const search::Evaluator& evaluator) {
+    search::TreeOptions options;
+    options.in_flight = std::max(options.in_flight, evaluator.streaming_depth());
+    return options;
+}
+
 std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
                                                       std::ostream& log) {
     const spec::Spec& spec = *in.spec;
@@ -206,8 +215,8 @@ std::optional<search::TreeResult> run_transformations(const TransformInputs& in,
         << in.budget.evaluations << " evaluations / " << static_cast<int>(in.budget.seconds)
         << " s\n"
         << std::flush;
-    search::TreeResult tree =
-        search::run_tree_search(start, evaluator, proposers, *judge, profiler, in.budget);
+    search::TreeResult tree = search::run_tree_search(start, evaluator, proposers, *judge, profiler,
+                                                      in.budget, tree_options(evaluator));
     const auto& winner = tree.nodes.at(tree.best);
     log << prefix << tree.trace.size() << " evaluations, " << tree.nodes.size() << " nodes; best "
         << search::format_candidate(winner.candidate()) << ", " << winner.outcome.median_ms

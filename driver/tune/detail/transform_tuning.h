@@ -39,6 +39,10 @@ int parameter_evaluations(const search::Budget& budget, std::size_t valid);
 // $OPTIML_TRANSFORM is "0".
 bool transformations_enabled(const search::Budget& budget);
 
+// The tree's options for `evaluator`: as many in flight as it streams (the parameter search's
+// depth), never fewer than the tree's own default; a batch evaluator keeps the default batch.
+search::TreeOptions tree_options(const search::Evaluator& evaluator);
+
 struct TransformInputs {
     const spec::Spec* spec = nullptr;
     const measure::DeviceInfo* device = nullptr;

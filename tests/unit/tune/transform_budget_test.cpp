@@ -56,5 +56,26 @@ TEST(TransformBudget, EvaluationsGivenAreSpentAsGivenAndNoTreeMeansNoTreeShare) 
     unsetenv("OPTIML_TRANSFORM");
 }
 
+// At the tree's own 4 in flight, NVRTC's compiles set its pace on the GPU: it keeps as many in
+// flight as the evaluator streams, as the parameter search does; a batch evaluator keeps its batch.
+class DepthOnly : public search::Evaluator {
+  public:
+    explicit DepthOnly(std::size_t depth) : depth_(depth) {}
+    std::vector<search::Outcome> evaluate(const std::vector<search::Candidate>& batch) override {
+        return std::vector<search::Outcome>(batch.size());
+    }
+    std::size_t streaming_depth() const override { return depth_; }
+
+  private:
+    std::size_t depth_;
+};
+
+TEST(TransformBudget, TheTreeKeepsAsManyInFlightAsTheEvaluatorStreams) {
+    const std::size_t tree_default = search::TreeOptions{}.in_flight;
+    EXPECT_EQ(tree_options(DepthOnly(18)).in_flight, 18u);
+    EXPECT_EQ(tree_options(DepthOnly(0)).in_flight, tree_default) << "batches keep the default";
+    EXPECT_EQ(tree_options(DepthOnly(2)).in_flight, tree_default) << "never fewer than the default";
+}
+
 }  // namespace
 }  // namespace optiml::tune
