@@ -10,9 +10,10 @@ The recording is chosen by the GPU's name (tests/data/h200/spaces for an H200, h
 a space without a recording for this GPU is tuned and shown without a ratio. Each tuning gets its
 own empty cache folder under --out (default: a temporary folder), where its log and entry stay.
 Prints one Markdown table: the tuned time (the whole tuning, transformation tree included), the
-parameter search's own best, the recorded optimum, their ratios, evaluations, wall time, why the
-parameter search stopped and how many variants took an earlier identical image's measurement
-(`same_image_as`, docs/transformations.md).
+parameter search's own best, the recorded optimum, their ratios, evaluations (the tree's among
+them, and how many of those took an earlier identical image's measurement: `same_image_as`,
+docs/transformations.md), wall time, evaluations a minute, the share of the tuning the GPU waited
+for compiles, and why the search stopped.
 """
 import argparse
 import glob
@@ -78,8 +79,15 @@ def tune(optiml, space, folder):
         sys.exit(f"end_to_end: tuning {space} failed (exit {rc}, {len(manifests)} entries): "
                  f"see {log_path}")
     with open(manifests[0]) as f:
-        text = f.read()
-    return json.loads(text), text.count('"same_image_as"')
+        return json.load(f)
+
+
+def tree_counts(m):
+    """The tree's evaluations (the trace's last, one per node but the root) and how many of them
+    repeated an image measured before."""
+    nodes = m["search"].get("tree", {}).get("nodes", [])
+    tree = m["trace"][len(m["trace"]) - len(nodes) + 1:] if nodes else []
+    return len(tree), sum("same_image_as" in row.get("details", {}) for row in tree)
 
 
 def ratio(a, b):
@@ -101,19 +109,24 @@ def main():
     gpu = gpu_name()
     print(f"End to end on {gpu}, default budget; caches and logs in {folder}\n")
     print("| space | tuned ms | parameter search best ms | recorded optimum ms | tuned / optimum "
-          "| parameter search / optimum | evaluations | wall s | why the parameter search stopped "
-          "| same_image_as |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| parameter search / optimum | evaluations | tree evaluations | tree repeats | wall s "
+          "| evaluations/min | GPU waiting for compiles | why the search stopped |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for space in spaces:
-        m, same_image = tune(args.optiml, space, folder)
+        m = tune(args.optiml, space, folder)
+        tree_evaluations, repeats = tree_counts(m)
         optimum = recorded_optimum(space, gpu)
         tuned = m["time_ms"]["median"]
         searched = parameter_search_best(m["trace"])
         s = m["search"]
         shown_optimum = f"{optimum:.4f}" if optimum else "n/a"
+        throughput = s.get("throughput", {})
         print(f"| {space} | {tuned:.4f} | {searched:.4f} | {shown_optimum} | "
               f"{ratio(tuned, optimum)} | {ratio(searched, optimum)} | {s['evaluations']} | "
-              f"{s['wall_s']:.0f} | {s.get('stop_reason', '')} | {same_image} |", flush=True)
+              f"{tree_evaluations} | {repeats} | {s['wall_s']:.0f} | "
+              f"{throughput.get('evaluations_per_minute', 0):.0f} | "
+              f"{100 * throughput.get('compile_fraction', 0):.0f}% | {s.get('stop_reason', '')} |",
+              flush=True)
 
 
 if __name__ == "__main__":
